@@ -1,0 +1,53 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client';
+
+export type Prisma = PrismaClient;
+
+export interface Database {
+  kind: 'postgres' | 'pglite';
+  prisma: PrismaClient;
+  /** The same connection, for the schema engine (migrations). */
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgresql://… → PostgreSQL through node-postgres; unset → embedded PGlite. */
+  databaseUrl?: string;
+  /** Where PGlite keeps its files; ignored for PostgreSQL. */
+  dataDir?: string;
+  /** An already open PGlite (tests clone one per file). */
+  pglite?: PGlite;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const adapterFactory = new PrismaPg({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const prisma = new PrismaClient({ adapter: adapterFactory });
+    return { kind: 'postgres', prisma, adapterFactory, close: () => prisma.$disconnect() };
+  }
+  let pglite = options.pglite;
+  if (!pglite) {
+    const dir = path.join(options.dataDir ?? './data', 'pglite');
+    await mkdir(dir, { recursive: true });
+    pglite = await PGlite.create(dir);
+  }
+  const client = pglite;
+  const adapterFactory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
+  const prisma = new PrismaClient({ adapter: adapterFactory as never });
+  return {
+    kind: 'pglite',
+    prisma,
+    adapterFactory,
+    close: async () => {
+      await prisma.$disconnect();
+      if (!options.pglite) await client.close();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
+
+/**
+ * Migrations run through Prisma's WASM schema engine (the native one cannot be downloaded here).
+ * The folder stays in Prisma's standard format, so `prisma migrate deploy` accepts it too.
+ */
+export const MIGRATIONS_DIR = path.resolve(__dirname, '../../prisma/migrations');
+export const SCHEMA_PATH = path.resolve(__dirname, '../../prisma/schema.prisma');
+const FILTERS = { externalTables: [], externalEnums: [] };
+
+// The engine's glue is an ES module; a real dynamic import survives CommonJS compilation this way.
+const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<Record<string, unknown>>;
+
+async function openEngine(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<SchemaEngine> {
+  const pkgDir = path.dirname(require.resolve('@prisma/schema-engine-wasm'));
+  const glue = await importEsm(pathToFileURL(path.join(pkgDir, 'schema_engine_bg.js')).href);
+  const bytes = await readFile(path.join(pkgDir, 'schema_engine_bg.wasm'));
+  const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': glue as WebAssembly.ModuleImports });
+  (glue.__wbg_set_wasm as (exports: unknown) => void)(instance.exports);
+  (instance.exports.__wbindgen_start as () => void)();
+  const Engine = glue.SchemaEngine as typeof SchemaEngine;
+  const schema = await readFile(SCHEMA_PATH, 'utf8');
+  return Engine.new({ datamodels: [[SCHEMA_PATH, schema]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(adapterFactory));
+}
+
+export async function loadMigrationList(dir = MIGRATIONS_DIR): Promise<MigrationList> {
+  const entries = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const lockPath = path.join(dir, 'migration_lock.toml');
+  return {
+    baseDir: dir,
+    lockfile: { path: 'migration_lock.toml', content: await readFile(lockPath, 'utf8').catch(() => null) },
+    shadowDbInitScript: '',
+    migrationDirectories: await Promise.all(
+      entries.map(async (name) => ({
+        path: name,
+        migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: await readFile(path.join(dir, name, 'migration.sql'), 'utf8') } },
+      })),
+    ),
+  };
+}
+
+/** Applies pending migrations; returns the names applied (empty when up to date). */
+export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
+  const engine = await openEngine(adapterFactory);
+  try {
+    const out = await engine.applyMigrations({ migrationsList: await loadMigrationList(), filters: FILTERS });
+    return out.appliedMigrationNames;
+  } finally {
+    engine.free();
+  }
+}
+
+/** SQL that takes the checked-in migrations to the current schema.prisma ('' when they match). */
+export async function diffMigrationsToSchema(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string> {
+  const engine = await openEngine(adapterFactory);
+  try {
+    const { stdout } = await engine.diff({
+      from: { tag: 'migrations', ...(await loadMigrationList()) },
+      to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: await readFile(SCHEMA_PATH, 'utf8') }] },
+      script: true,
+      exitCode: null,
+      filters: FILTERS,
+    });
+    return stdout && !stdout.includes('This is an empty migration') ? stdout : '';
+  } finally {
+    engine.free();
+  }
+}
