@@ -19,8 +19,8 @@ export interface Config {
 
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
 
-function int(name: string, fallback: number): number {
-  const raw = process.env[name];
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
@@ -36,18 +36,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const trustProxy = env.TRUST_PROXY;
   return {
     env: nodeEnv,
-    port: int('PORT', 4000),
+    port: int(env, 'PORT', 4000),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
     jwtSecret: jwtSecret || DEV_JWT_SECRET,
-    accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL', 900),
-    refreshTokenTtlDays: int('REFRESH_TOKEN_TTL_DAYS', 30),
+    accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL', 900),
+    refreshTokenTtlDays: int(env, 'REFRESH_TOKEN_TTL_DAYS', 30),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     // Express "trust proxy": unset → do not trust X-Forwarded-*; "true", a hop count or a subnet list otherwise.
     trustProxy: trustProxy === undefined || trustProxy === '' ? false : trustProxy === 'true' ? true : trustProxy,
     bodyLimit: env.BODY_LIMIT ?? '1mb',
     seedOnStart: (env.SEED_ON_START ?? 'true') !== 'false',
-    seedSize: int('SEED_INVESTORS', 200),
-    rateLimitPerMinute: int('AUTH_RATE_LIMIT_PER_MINUTE', 10),
+    seedSize: int(env, 'SEED_INVESTORS', 200),
+    rateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10),
   };
 }

@@ -3,14 +3,20 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
+import { fromRoot } from '../paths';
 
 /**
  * Migrations run through Prisma's WASM schema engine (the native one cannot be downloaded here).
  * The folder stays in Prisma's standard format, so `prisma migrate deploy` accepts it too.
  */
-export const MIGRATIONS_DIR = path.resolve(__dirname, '../../prisma/migrations');
-export const SCHEMA_PATH = path.resolve(__dirname, '../../prisma/schema.prisma');
+export const MIGRATIONS_DIR = fromRoot('prisma', 'migrations');
+export const SCHEMA_PATH = fromRoot('prisma', 'schema.prisma');
 const FILTERS = { externalTables: [], externalEnums: [] };
+
+// @types/node 20 does not declare the WebAssembly global; this is the one call we make.
+interface WasmApi {
+  instantiate(bytes: Uint8Array, imports: Record<string, unknown>): Promise<unknown>;
+}
 
 // The engine's glue is an ES module; a real dynamic import survives CommonJS compilation this way.
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<Record<string, unknown>>;
@@ -19,7 +25,9 @@ async function openEngine(adapterFactory: SqlMigrationAwareDriverAdapterFactory)
   const pkgDir = path.dirname(require.resolve('@prisma/schema-engine-wasm'));
   const glue = await importEsm(pathToFileURL(path.join(pkgDir, 'schema_engine_bg.js')).href);
   const bytes = await readFile(path.join(pkgDir, 'schema_engine_bg.wasm'));
-  const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': glue as WebAssembly.ModuleImports });
+  const { instance } = (await (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly.instantiate(bytes, { './schema_engine_bg.js': glue })) as {
+    instance: { exports: Record<string, unknown> };
+  };
   (glue.__wbg_set_wasm as (exports: unknown) => void)(instance.exports);
   (instance.exports.__wbindgen_start as () => void)();
   const Engine = glue.SchemaEngine as typeof SchemaEngine;

@@ -1,0 +1,107 @@
+import http from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { Config } from './config';
+import { buildContext, type Context } from './context';
+import { AppError, HttpError, ServiceUnavailableError, normalizeError } from './errors';
+import { createMetrics } from './metrics';
+import { sendError } from './rest/respond';
+import { loadOperations } from './rest/operations';
+import { createRestHandler } from './rest/router';
+import { buildGatewaySchema } from './schema/build';
+import type { Services } from './services';
+
+export interface Gateway {
+  app: express.Express;
+  server: http.Server;
+  schema: GraphQLSchema;
+  /** Flipped by the caller once migrations and demo data are in place (/readyz). */
+  setReady(ready: boolean): void;
+  stop(): Promise<void>;
+}
+
+/** One formatter for GraphQL errors: our codes as they are, anything unexpected masked and logged. */
+function formatError(logger: Logger, onError: (code: string) => void) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const e = normalizeError(error);
+    const code = String(e.extensions.code ?? formatted.extensions?.code ?? 'INTERNAL_SERVER_ERROR');
+    onError(code);
+    if (e instanceof AppError) {
+      if (e.status >= 500) logger.error({ err: (error as { originalError?: unknown }).originalError ?? error }, 'GraphQL resolver failed');
+      return { message: e.message, locations: formatted.locations, path: formatted.path, extensions: { ...e.extensions } };
+    }
+    return formatted;
+  };
+}
+
+export async function createGateway(config: Config, services: Services, logger: Logger): Promise<Gateway> {
+  const schema = await buildGatewaySchema();
+  const app = express();
+  const server = http.createServer(app);
+  const metrics = createMetrics();
+  let ready = false;
+
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  // CSP is off: this serves JSON, plus Apollo Sandbox and the API reference page, which load their own scripts.
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(pinoHttp({ logger, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }));
+  app.use(metrics.middleware);
+
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', (_req, res) => void res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'starting' }));
+  app.get('/metrics', async (_req, res) => void res.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+
+  const whenReady = (_req: Request, res: Response, next: NextFunction) => (ready ? next() : sendError(res, new ServiceUnavailableError(), logger));
+
+  const apollo = new ApolloServer<Context>({
+    schema,
+    introspection: true, // analysts explore in Apollo Sandbox, in production too
+    allowBatchedHttpRequests: false,
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatError(logger, (code) => metrics.graphqlErrors.inc({ code })),
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      config.env === 'production' ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : ApolloServerPluginLandingPageLocalDefault({ footer: false }),
+    ],
+  });
+  await apollo.start();
+
+  const json = express.json({ limit: config.bodyLimit });
+  app.use(
+    '/graphql',
+    whenReady,
+    json,
+    expressMiddleware(apollo, {
+      context: ({ req }) => buildContext(services, req.headers.authorization, { ip: req.ip ?? '', userAgent: req.get('user-agent') }),
+    }),
+  );
+  app.use('/api/v1', whenReady, json, createRestHandler(schema, loadOperations(), services));
+  app.use((_req: Request, res: Response) => sendError(res, HttpError.routeNotFound(), logger));
+
+  // Body parser failures (and anything else that escaped) in the contract's format.
+  app.use((err: { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
+    const mapped = err.type === 'entity.parse.failed' ? HttpError.malformedJson() : err.type === 'entity.too.large' ? HttpError.payloadTooLarge() : err;
+    if (req.baseUrl === '/graphql' && mapped instanceof AppError) {
+      return void res.status(mapped.status).json({ errors: [{ message: mapped.message, extensions: { code: mapped.code } }] });
+    }
+    sendError(res, mapped, logger);
+  });
+
+  return {
+    app,
+    server,
+    schema,
+    setReady: (value) => void (ready = value),
+    // Apollo's drain plugin closes the HTTP server and waits for in-flight requests.
+    stop: () => apollo.stop(),
+  };
+}

@@ -1,0 +1,15 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { Database } from './database';
+import { applyMigrations } from './migrate';
+import { isSeeded, seedDemoData } from './seed';
+
+/** Start-up: apply pending migrations, then load the demo data set once (unless SEED_ON_START=false). */
+export async function prepareDatabase(db: Database, config: Config, logger: Logger): Promise<void> {
+  const applied = await applyMigrations(db.adapterFactory);
+  logger.info({ applied }, applied.length ? 'migrations applied' : 'database schema up to date');
+  if (!config.seedOnStart || (await isSeeded(db.prisma))) return;
+  const started = Date.now();
+  const summary = await seedDemoData(db.prisma, { investors: config.seedSize });
+  logger.info({ summary, ms: Date.now() - started }, 'demo data loaded');
+}

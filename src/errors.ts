@@ -1,0 +1,140 @@
+import { GraphQLError } from 'graphql';
+import { ArgumentValidationError } from 'type-graphql';
+
+/**
+ * The one error module. Each error is a GraphQLError with `extensions.code` (GraphQL face) and an
+ * HTTP status plus the contract's sentence (REST face, mapped once in src/rest/respond.ts).
+ */
+export class AppError extends GraphQLError {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status: number,
+    extensions: Record<string, unknown> = {},
+  ) {
+    super(message, { extensions: { code, ...extensions } });
+  }
+}
+
+export class UnauthenticatedError extends AppError {
+  constructor() {
+    super('Unauthenticated.', 'UNAUTHENTICATED', 401);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor() {
+    super('This action is unauthorized.', 'FORBIDDEN', 403);
+  }
+}
+
+/** Missing, or owned by someone else: the two are indistinguishable on purpose. */
+export class NotFoundError extends AppError {
+  constructor() {
+    super('Resource not found.', 'NOT_FOUND', 404);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(message, 'CONFLICT', 409);
+  }
+}
+
+export type FieldErrors = Record<string, string[]>;
+
+/** Laravel-style: the first message, then "(and N more error[s])"; `fields` maps field → messages. */
+export class ValidationError extends AppError {
+  constructor(readonly fields: FieldErrors) {
+    super(ValidationError.summary(fields), 'BAD_USER_INPUT', 422, { fields });
+  }
+
+  static summary(fields: FieldErrors): string {
+    const all = Object.values(fields).flat();
+    const more = all.length - 1;
+    return more > 0 ? `${all[0]} (and ${more} more error${more === 1 ? '' : 's'})` : (all[0] ?? 'The given data was invalid.');
+  }
+
+  static field(field: string, message: string): ValidationError {
+    return new ValidationError({ [field]: [message] });
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly limit: number,
+  ) {
+    super('Too Many Attempts.', 'RATE_LIMITED', 429, { retryAfter: retryAfterSeconds });
+  }
+}
+
+export class InternalError extends AppError {
+  constructor() {
+    super('Server Error.', 'INTERNAL_SERVER_ERROR', 500);
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor() {
+    super('Service temporarily unavailable.', 'SERVICE_UNAVAILABLE', 503);
+  }
+}
+
+/** Transport-level errors that only the REST face can produce. */
+export class HttpError extends AppError {
+  static routeNotFound = () => new HttpError('Route not found.', 'NOT_FOUND', 404);
+  static methodNotAllowed = (allow: string[]) => new HttpError('Method not allowed.', 'METHOD_NOT_ALLOWED', 405, { allow });
+  static malformedJson = () => new HttpError('Malformed JSON body.', 'BAD_REQUEST', 400);
+  static payloadTooLarge = () => new HttpError('Payload too large.', 'PAYLOAD_TOO_LARGE', 413);
+}
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P03', '53300', 'P1001', 'P1002', 'P1017']);
+
+function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown; errorCode?: unknown; name?: unknown; message?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+    if (typeof e.errorCode === 'string' && UNAVAILABLE_CODES.has(e.errorCode)) return true;
+    if (e.name === 'PrismaClientInitializationError') return true;
+    if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|PGlite is closed/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * Turns anything thrown into an AppError. Unknown errors become INTERNAL_SERVER_ERROR (the caller
+ * logs the original); an unreachable database becomes 503. GraphQL's own request errors (syntax,
+ * unknown field) are returned as they are, with their own codes.
+ */
+export function normalizeError(err: unknown): AppError | GraphQLError {
+  let inner: unknown = err;
+  while (inner instanceof GraphQLError && inner.originalError && !(inner instanceof AppError)) inner = inner.originalError;
+  if (inner instanceof AppError) return inner;
+  const validation = fromArgumentValidation(inner);
+  if (validation) return validation;
+  if (isDatabaseUnavailable(inner)) return new ServiceUnavailableError();
+  if (inner instanceof GraphQLError && !inner.originalError) return inner;
+  return new InternalError();
+}
+
+interface ClassValidatorError {
+  property: string;
+  constraints?: Record<string, string>;
+  children?: ClassValidatorError[];
+}
+
+/** type-graphql's ArgumentValidationError (class-validator) → our ValidationError, field → messages. */
+function fromArgumentValidation(err: unknown): ValidationError | undefined {
+  if (!(err instanceof ArgumentValidationError)) return undefined;
+  const list = err.extensions.validationErrors as ClassValidatorError[];
+  const fields: FieldErrors = {};
+  const walk = (errors: ClassValidatorError[], prefix: string) => {
+    for (const v of errors) {
+      const name = prefix ? `${prefix}.${v.property}` : v.property;
+      if (v.constraints) fields[name] = Object.values(v.constraints);
+      if (v.children?.length) walk(v.children, name);
+    }
+  };
+  walk(list, '');
+  return new ValidationError(fields);
+}

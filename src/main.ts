@@ -1,0 +1,45 @@
+import 'reflect-metadata';
+import { createGateway } from './app';
+import { loadConfig } from './config';
+import { openDatabase } from './db/database';
+import { prepareDatabase } from './db/prepare';
+import { createLogger } from './logger';
+import { createServices } from './services';
+
+/**
+ * Starts the gateway: listens at once (/healthz), then migrates and loads demo data, then reports
+ * ready (/readyz) and serves the API. SIGTERM/SIGINT drain in-flight requests and close the database.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  logger.info({ database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'database opened');
+  const services = createServices(db.prisma, config, logger);
+  const gateway = await createGateway(config, services, logger);
+  await new Promise<void>((resolve) => gateway.server.listen(config.port, resolve));
+  logger.info({ port: config.port }, `listening on http://localhost:${config.port} (GraphQL /graphql, REST /api/v1)`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining requests');
+    gateway.setReady(false);
+    await gateway.stop();
+    await db.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await prepareDatabase(db, config, logger);
+  gateway.setReady(true);
+  logger.info('ready');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,34 @@
+import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { Context } from '../context';
+import { AuthPayload, LoginArgs, RefreshArgs, RegisterInput } from '../schema/auth.type';
+import { User } from '../schema/user.type';
+
+@Resolver()
+export class AuthResolver {
+  @Mutation(() => AuthPayload, { description: 'Exchange email and password for an access and a refresh token.' })
+  login(@Args(() => LoginArgs) { email, password, deviceName }: LoginArgs, @Ctx() ctx: Context) {
+    return ctx.services.auth.login(email, password, ctx.request.ip, deviceName);
+  }
+
+  @Mutation(() => AuthPayload, { description: 'Create an investor account and log it in.' })
+  register(@Arg('input', () => RegisterInput) input: RegisterInput, @Arg('deviceName', () => String, { nullable: true }) deviceName: string | null, @Ctx() ctx: Context) {
+    return ctx.services.auth.register(input, ctx.request.ip, deviceName);
+  }
+
+  @Mutation(() => AuthPayload, { description: 'Rotate a refresh token: the old one stops working; reusing it revokes the session.' })
+  refreshToken(@Args(() => RefreshArgs) { refreshToken }: RefreshArgs, @Ctx() ctx: Context) {
+    return ctx.services.auth.refresh(refreshToken);
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: "Revoke this session's access and refresh tokens." })
+  logout(@Ctx() ctx: Context) {
+    return ctx.services.auth.logout(ctx.user!.sessionId);
+  }
+
+  @Authorized()
+  @Query(() => User, { description: 'The authenticated user.' })
+  me(@Ctx() ctx: Context) {
+    return ctx.services.auth.me(ctx.user!.id);
+  }
+}

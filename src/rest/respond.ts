@@ -1,0 +1,28 @@
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import { AppError, HttpError, RateLimitedError, ValidationError, normalizeError } from '../errors';
+import { snake, stringify } from './serialize';
+
+export function sendJson(res: Response, status: number, body: unknown): void {
+  res.status(status).type('application/json').send(stringify(body));
+}
+
+/** The one mapping from errors to the contract's REST bodies, statuses and headers. */
+export function sendError(res: Response, err: unknown, logger: Logger): void {
+  const e = normalizeError(err);
+  if (!(e instanceof AppError)) {
+    // A GraphQL request error (the route's document no longer fits the schema): a bug on our side.
+    logger.error({ err }, 'REST route produced a GraphQL request error');
+    return sendJson(res, 500, { success: false, message: 'Server Error.' });
+  }
+  if (e.status >= 500) logger.error({ err: err instanceof Error ? err : e }, e.message);
+  if (e instanceof RateLimitedError) {
+    res.set({ 'Retry-After': String(e.retryAfterSeconds), 'X-RateLimit-Limit': String(e.limit), 'X-RateLimit-Remaining': '0' });
+  }
+  if (e instanceof HttpError && e.status === 405) res.set('Allow', (e.extensions.allow as string[]).join(', '));
+  const body: Record<string, unknown> = { success: false, message: e.message };
+  if (e instanceof ValidationError) {
+    body.errors = Object.fromEntries(Object.entries(e.fields).map(([field, messages]) => [field.split('.').map(snake).join('.'), messages]));
+  }
+  sendJson(res, e.status, body);
+}

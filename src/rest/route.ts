@@ -1,0 +1,114 @@
+import { GraphQLObjectType, Kind, execute, getNamedType, validate, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { Context } from '../context';
+import { NotFoundError } from '../errors';
+import { laravelPaginator, type PageInfoShape } from '../pagination';
+import { compileShaper, type Shaper } from './serialize';
+import { compileCoercer, type Coercer } from './variables';
+
+export interface RestInput {
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** Variables as the REST request gives them: the operation's keys, values not yet typed. */
+export type Loose<T> = T extends readonly (infer U)[] ? Loose<U>[] : T extends object ? { [K in keyof T]?: Loose<NonNullable<T[K]>> | unknown } : unknown;
+
+/**
+ * One row of the route table: the REST path, the GraphQL operation it runs in-process, how the
+ * request maps to the operation's variables, and how the answer is enveloped.
+ *  - item: `{success, data}`; paginated: `{success, data, links, meta}`; paginated-meta: no `links`.
+ */
+export interface RestRoute<TVars = Record<string, unknown>> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** Name of an operation in src/rest/operations/*.graphql. */
+  operation: string;
+  variables?: (input: RestInput) => Loose<TVars>;
+  envelope?: 'item' | 'paginated' | 'paginated-meta';
+  status?: number;
+  message?: string;
+  /** For operations that answer only true: `data` is `[]`, the message says what happened. */
+  emptyData?: boolean;
+  summary: string;
+  auth: 'guest' | 'bearer' | 'admin';
+}
+
+/** Declares a route; the type parameter ties its variables to the codegen'd operation types. */
+export const route = <TVars>(r: RestRoute<TVars>) => r as RestRoute<unknown>;
+
+export interface RequestUrl {
+  /** Absolute URL of the route without query string (Laravel's `path`). */
+  path: string;
+}
+
+export interface CompiledRoute {
+  route: RestRoute<unknown>;
+  pattern: RegExp;
+  paramNames: string[];
+  run(ctx: Context, input: RestInput, url: RequestUrl): Promise<{ status: number; body: unknown }>;
+}
+
+/** A path id that is not a positive integer can only name a missing resource. */
+export function idParam(raw: string | undefined): number {
+  if (!raw || !/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2147483647) throw new NotFoundError();
+  return Number(raw);
+}
+
+/** Parses and validates the document once, at start-up; a route that does not fit the schema fails the boot. */
+export function compileRoute(schema: GraphQLSchema, operations: Map<string, DocumentNode>, r: RestRoute<unknown>): CompiledRoute {
+  const document = operations.get(r.operation);
+  if (!document) throw new Error(`${r.method} ${r.path}: no operation named ${r.operation}`);
+  const problems = validate(schema, document);
+  if (problems.length) throw new Error(`${r.method} ${r.path}: ${problems.map((p) => p.message).join('; ')}`);
+  const op = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const root = op.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+  const [field] = op.selectionSet.selections;
+  if (op.selectionSet.selections.length !== 1 || field.kind !== Kind.FIELD) throw new Error(`${r.method} ${r.path}: one root field expected`);
+  const key = field.alias?.value ?? field.name.value;
+  const fieldType = root.getFields()[field.name.value].type;
+  const coerce: Coercer = compileCoercer(schema, op.variableDefinitions ?? []);
+  const envelope = r.envelope ?? 'item';
+  const fragments = Object.fromEntries(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+
+  let shape: Shaper;
+  if (envelope === 'item') {
+    shape = compileShaper(schema, fragments, fieldType, field.selectionSet);
+  } else {
+    const items = field.selectionSet?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'items');
+    if (!items || items.kind !== Kind.FIELD) throw new Error(`${r.method} ${r.path}: paginated routes select items and pageInfo`);
+    const pageType = getNamedType(fieldType) as GraphQLObjectType;
+    shape = compileShaper(schema, fragments, pageType.getFields().items.type, items.selectionSet);
+  }
+
+  const paramNames: string[] = [];
+  const pattern = new RegExp(
+    '^' +
+      r.path.replace(/:(\w+)/g, (_m, name: string) => {
+        paramNames.push(name);
+        return '([^/]+)';
+      }) +
+      '/?$',
+  );
+
+  return {
+    route: r,
+    pattern,
+    paramNames,
+    async run(ctx, input, url) {
+      const variableValues = coerce((r.variables?.(input) ?? {}) as Record<string, unknown>);
+      const result = await execute({ schema, document, contextValue: ctx, variableValues });
+      if (result.errors?.length) throw result.errors[0];
+      const value = (result.data as Record<string, unknown>)[key];
+      const status = r.status ?? 200;
+      const message = r.message ? { message: r.message } : {};
+      if (envelope === 'item') return { status, body: { success: true, data: r.emptyData ? [] : shape(value), ...message } };
+      const page = value as { items: unknown[]; pageInfo: PageInfoShape };
+      const { links, meta } = laravelPaginator(page.pageInfo, url.path, input.query);
+      const data = shape(page.items);
+      return { status, body: envelope === 'paginated' ? { success: true, data, links, meta, ...message } : { success: true, data, meta, ...message } };
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import type { NextFunction, Request, Response } from 'express';
+import { buildContext } from '../context';
+import { HttpError } from '../errors';
+import type { Services } from '../services';
+import { authRoutes } from './auth.routes';
+import { distributionRoutes } from './distributions.routes';
+import { sendError, sendJson } from './respond';
+import { compileRoute, type CompiledRoute, type RestRoute } from './route';
+import { withdrawalRoutes } from './withdrawals.routes';
+
+/** The whole /api/v1 route table, in match order (literal paths before parameterised ones). */
+export const routeTable: RestRoute<unknown>[] = [...authRoutes, ...distributionRoutes, ...withdrawalRoutes];
+
+function queryStrings(query: Request['query']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) {
+    const first = Array.isArray(v) ? v[0] : v;
+    if (typeof first === 'string') out[k] = first;
+  }
+  return out;
+}
+
+/** Express handler for /api/v1: match → 404 / 405, else run the route's GraphQL operation in-process. */
+export function createRestHandler(schema: GraphQLSchema, operations: Map<string, DocumentNode>, services: Services) {
+  const compiled: CompiledRoute[] = routeTable.map((r) => compileRoute(schema, operations, r));
+  return async (req: Request, res: Response, _next: NextFunction) => {
+    const matches = compiled.filter((c) => c.pattern.test(req.path));
+    if (matches.length === 0) return sendError(res, HttpError.routeNotFound(), services.logger);
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const hit = matches.find((c) => c.route.method === method);
+    if (!hit) {
+      const allow = [...new Set(matches.flatMap((c) => (c.route.method === 'GET' ? ['GET', 'HEAD'] : [c.route.method])))];
+      return sendError(res, HttpError.methodNotAllowed(allow), services.logger);
+    }
+    res.locals.route = `${hit.route.method} ${hit.route.path}`;
+    const values = hit.pattern.exec(req.path)!.slice(1);
+    const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeURIComponent(values[i])]));
+    try {
+      const ctx = await buildContext(services, req.headers.authorization, { ip: req.ip ?? '', userAgent: req.get('user-agent') });
+      const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+      const path = `${req.protocol}://${req.get('host')}${req.baseUrl}${req.path.replace(/\/$/, '')}`;
+      const result = await hit.run(ctx, { params, query: queryStrings(req.query), body }, { path });
+      sendJson(res, result.status, result.body);
+    } catch (err) {
+      sendError(res, err, services.logger);
+    }
+  };
+}

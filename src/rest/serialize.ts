@@ -1,0 +1,89 @@
+import {
+  GraphQLEnumType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  Kind,
+  getNamedType,
+  type GraphQLOutputType,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type SelectionNode,
+  type SelectionSetNode,
+} from 'graphql';
+
+/** camelCase → snake_case, the REST face's field names. */
+export const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+/** A decimal written into JSON as a number literal, digit for digit (never through a float). */
+export class JsonNumber {
+  constructor(readonly text: string) {}
+}
+
+function decimalLiteral(value: unknown): JsonNumber {
+  const text = String(value);
+  // "1250.50" → 1250.5, "100.00" → 100: the JSON number with no needless zeros.
+  return new JsonNumber(text.includes('.') ? text.replace(/\.?0+$/, '') : text);
+}
+
+/** "2026-03-31T00:00:00.000Z" → "2026-03-31T00:00:00+00:00" (ISO 8601, UTC offset, no fraction). */
+export function laravelTimestamp(value: unknown): string {
+  return new Date(value as string).toISOString().slice(0, 19) + '+00:00';
+}
+
+const MARK = '\u0000num:';
+const MARK_RE = /"\\u0000num:([-0-9.]+)"/g;
+
+export function stringify(body: unknown): string {
+  return JSON.stringify(body, (_k, v) => (v instanceof JsonNumber ? MARK + v.text : v)).replace(MARK_RE, '$1');
+}
+
+export type Shaper = (value: unknown) => unknown;
+
+/**
+ * Compiles, once per route, a function that turns a GraphQL result into the REST shape: snake_case
+ * keys in selection order, Decimal → JSON number, DateTime → Laravel timestamp, enum → lower case.
+ */
+export function compileShaper(
+  schema: GraphQLSchema,
+  fragments: Record<string, FragmentDefinitionNode>,
+  type: GraphQLOutputType,
+  selectionSet?: SelectionSetNode,
+): Shaper {
+  if (type instanceof GraphQLNonNull) return compileShaper(schema, fragments, type.ofType, selectionSet);
+  if (type instanceof GraphQLList) {
+    const item = compileShaper(schema, fragments, type.ofType, selectionSet);
+    return (v) => (v == null ? null : (v as unknown[]).map(item));
+  }
+  if (type instanceof GraphQLEnumType) return (v) => (v == null ? null : String(v).toLowerCase());
+  if (type instanceof GraphQLObjectType && selectionSet) {
+    const fields = type.getFields();
+    // Fragments are spread in place, so their field order is the output order.
+    const flatten = (sels: readonly SelectionNode[]): SelectionNode[] =>
+      sels.flatMap((sel) =>
+        sel.kind === Kind.FRAGMENT_SPREAD ? flatten(fragments[sel.name.value].selectionSet.selections) : sel.kind === Kind.INLINE_FRAGMENT ? flatten(sel.selectionSet.selections) : [sel],
+      );
+    const parts = flatten(selectionSet.selections).map((sel) => {
+      if (sel.kind !== Kind.FIELD) throw new Error('unreachable');
+      const key = sel.alias?.value ?? sel.name.value;
+      const def = fields[sel.name.value];
+      if (!def) throw new Error(`Unknown field ${type.name}.${sel.name.value}`);
+      return { key, out: snake(key), shape: compileShaper(schema, fragments, def.type, sel.selectionSet) };
+    });
+    return (v) => {
+      if (v == null) return null;
+      const src = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const p of parts) out[p.out] = p.shape(src[p.key]);
+      return out;
+    };
+  }
+  switch (getNamedType(type).name) {
+    case 'Decimal':
+      return (v) => (v == null ? null : decimalLiteral(v));
+    case 'DateTime':
+      return (v) => (v == null ? null : laravelTimestamp(v));
+    default:
+      return (v) => v ?? null;
+  }
+}

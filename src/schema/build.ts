@@ -1,0 +1,26 @@
+import type { GraphQLSchema } from 'graphql';
+import { buildSchema, type AuthChecker } from 'type-graphql';
+import type { Context } from '../context';
+import { ForbiddenError, UnauthenticatedError } from '../errors';
+import { AuthResolver } from '../resolvers/auth.resolver';
+import { DistributionResolver } from '../resolvers/distribution.resolver';
+import { WithdrawalRequestResolver } from '../resolvers/withdrawal-request.resolver';
+import './enums';
+import { DateTimeScalar } from './scalars';
+
+/** No user → 401; a user without one of the listed roles → 403 (our errors, not type-graphql's). */
+const authChecker: AuthChecker<Context, string> = ({ context }, roles) => {
+  if (!context.user) throw new UnauthenticatedError();
+  if (roles.length > 0 && !roles.includes(context.user.role)) throw new ForbiddenError();
+  return true;
+};
+
+export function buildGatewaySchema(): Promise<GraphQLSchema> {
+  return buildSchema({
+    resolvers: [AuthResolver, DistributionResolver, WithdrawalRequestResolver],
+    authChecker,
+    // Validation is opt-in in type-graphql 2: class-validator runs on every input and args type.
+    validate: { forbidUnknownValues: false },
+    scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
+  });
+}

@@ -1,0 +1,30 @@
+import { GraphQLScalarType, Kind } from 'graphql';
+import { GraphQLDate, GraphQLDateTime } from 'graphql-scalars';
+import { Decimal } from '../services/money';
+
+export { GraphQLDate as DateScalar, GraphQLDateTime as DateTimeScalar };
+
+const DECIMAL_TEXT = /^-?\d{1,15}(\.\d{1,6})?$/;
+
+function toFixedText(value: unknown): string {
+  if (value === null || value === undefined) throw new TypeError('Decimal cannot represent an empty value');
+  const d = new Decimal((value as { toString(): string }).toString());
+  // At least two places (money: "1250.50"), more only when the value has them (percentages: "12.345678").
+  return d.toFixed(Math.max(2, d.decimalPlaces()));
+}
+
+/** Exact decimal numbers, serialized as strings ("1250.50"); input accepts strings or numbers. */
+export const DecimalScalar = new GraphQLScalarType<Decimal, string>({
+  name: 'Decimal',
+  description: 'An exact decimal number as a string, e.g. "1250.50" (money: 2 places; ownership percentages: up to 6).',
+  serialize: toFixedText,
+  parseValue(value) {
+    const text = typeof value === 'number' ? String(value) : value;
+    if (typeof text !== 'string' || !DECIMAL_TEXT.test(text.trim())) throw new TypeError('Decimal must be a decimal number such as "1250.50"');
+    return new Decimal(text.trim());
+  },
+  parseLiteral(ast) {
+    if ((ast.kind === Kind.STRING || ast.kind === Kind.INT || ast.kind === Kind.FLOAT) && DECIMAL_TEXT.test(ast.value)) return new Decimal(ast.value);
+    throw new TypeError('Decimal must be a decimal number such as "1250.50"');
+  },
+});

@@ -1,0 +1,18 @@
+import type { AuthUser } from '../context';
+import { ForbiddenError } from '../errors';
+import { Role } from '../generated/prisma/enums';
+
+/**
+ * Object-level authorization: investors see rows they own, staff (admin, analyst) see all.
+ * Every investor-scoped query spreads this into its `where`, so another investor's id is simply
+ * not found (404), never forbidden.
+ */
+export function ownerScope(user: AuthUser): { investorId?: number } {
+  return user.role === Role.INVESTOR ? { investorId: user.investorId ?? -1 } : {};
+}
+
+/** Operations an investor performs on their own account (staff have no portfolio). */
+export function requireInvestor(user: AuthUser): number {
+  if (user.role !== Role.INVESTOR || user.investorId === null) throw new ForbiddenError();
+  return user.investorId;
+}

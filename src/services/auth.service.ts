@@ -1,0 +1,186 @@
+import { createHash, randomBytes } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { Config } from '../config';
+import type { AuthUser } from '../context';
+import type { Prisma } from '../db/database';
+import { Role } from '../generated/prisma/enums';
+import { NotFoundError, UnauthenticatedError, ValidationError } from '../errors';
+import { hashPassword, verifyPassword } from './password';
+import type { RateLimitService } from './rate-limit.service';
+
+export interface UserView {
+  id: number;
+  name: string;
+  email: string;
+  phone: string | null;
+  role: Role;
+  investorId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface AuthResult {
+  user: UserView;
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+}
+
+interface AccessClaims {
+  sub: string;
+  sid: string;
+  role: Role;
+}
+
+const USER_SELECT = {
+  id: true,
+  name: true,
+  email: true,
+  phone: true,
+  role: true,
+  createdAt: true,
+  updatedAt: true,
+  investor: { select: { id: true } },
+} as const;
+
+type UserRow = { id: number; name: string; email: string; phone: string | null; role: Role; createdAt: Date; updatedAt: Date; investor: { id: number } | null };
+
+export function toUserView(row: UserRow): UserView {
+  const { investor, ...rest } = row;
+  return { ...rest, investorId: investor?.id ?? null };
+}
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const newOpaqueToken = () => randomBytes(32).toString('base64url');
+
+/** Precomputed so that a login for an unknown email costs the same as a wrong password. */
+let decoyHash: Promise<string> | undefined;
+
+export class AuthService {
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly config: Config,
+    private readonly limiter: RateLimitService,
+  ) {}
+
+  /** Bearer token → user, or null when the token is bad, expired, or its session was revoked. */
+  async authenticate(token: string): Promise<AuthUser | null> {
+    let claims: AccessClaims;
+    try {
+      // Pinning the algorithm rejects `alg: none` and algorithm-confusion tokens.
+      claims = jwt.verify(token, this.config.jwtSecret, { algorithms: ['HS256'] }) as AccessClaims;
+    } catch {
+      return null;
+    }
+    if (typeof claims.sid !== 'string' || !/^[0-9a-f-]{36}$/i.test(claims.sid)) return null;
+    const session = await this.prisma.session.findUnique({
+      where: { id: claims.sid },
+      select: { revokedAt: true, expiresAt: true, user: { select: { id: true, role: true, deletedAt: true, investor: { select: { id: true } } } } },
+    });
+    if (!session || session.revokedAt || session.expiresAt <= new Date() || session.user.deletedAt || String(session.user.id) !== claims.sub) return null;
+    return { id: session.user.id, role: session.user.role, investorId: session.user.investor?.id ?? null, sessionId: claims.sid };
+  }
+
+  async register(input: { name: string; email: string; password: string; passwordConfirmation: string; phone?: string | null }, ip: string, deviceName?: string | null): Promise<AuthResult> {
+    await this.limiter.consume(`register:${ip}`);
+    const email = input.email.trim().toLowerCase();
+    const fields: Record<string, string[]> = {};
+    if (input.password !== input.passwordConfirmation) fields.password = ['The password field confirmation does not match.'];
+    if (await this.prisma.user.findUnique({ where: { email }, select: { id: true } })) fields.email = ['The email has already been taken.'];
+    if (Object.keys(fields).length) throw new ValidationError(fields);
+    const passwordHash = await hashPassword(input.password);
+    const user = await this.prisma.user.create({
+      data: {
+        name: input.name.trim(),
+        email,
+        phone: input.phone ?? null,
+        passwordHash,
+        role: Role.INVESTOR,
+        investor: { create: {} },
+        settings: { create: {} },
+      },
+      select: USER_SELECT,
+    });
+    return this.startSession(toUserView(user), deviceName);
+  }
+
+  async login(email: string, password: string, ip: string, deviceName?: string | null): Promise<AuthResult> {
+    const normalized = email.trim().toLowerCase();
+    await this.limiter.consume(`login:${ip}:${normalized}`);
+    const user = await this.prisma.user.findUnique({ where: { email: normalized }, select: { ...USER_SELECT, passwordHash: true, deletedAt: true } });
+    decoyHash ??= hashPassword(newOpaqueToken());
+    const ok = await verifyPassword(user?.passwordHash ?? (await decoyHash), password);
+    if (!user || user.deletedAt || !ok) throw ValidationError.field('email', 'These credentials do not match our records.');
+    const { passwordHash: _h, deletedAt: _d, ...row } = user;
+    return this.startSession(toUserView(row), deviceName);
+  }
+
+  async me(userId: number): Promise<UserView> {
+    const user = await this.prisma.user.findFirst({ where: { id: userId, deletedAt: null }, select: USER_SELECT });
+    if (!user) throw new NotFoundError();
+    return toUserView(user);
+  }
+
+  /** Revokes the session: its access tokens fail at once and its refresh token is dead. */
+  async logout(sessionId: string): Promise<boolean> {
+    await this.prisma.$transaction([
+      this.prisma.session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } }),
+      this.prisma.deviceToken.deleteMany({ where: { sessionId } }),
+    ]);
+    return true;
+  }
+
+  /**
+   * Rotation: each refresh token works once. Presenting a used one means it leaked (or raced), so
+   * the whole session is revoked and both holders must log in again.
+   */
+  async refresh(refreshToken: string): Promise<AuthResult> {
+    const record = await this.prisma.refreshToken.findUnique({
+      where: { tokenHash: sha256(refreshToken) },
+      select: { id: true, usedAt: true, session: { select: { id: true, revokedAt: true, expiresAt: true, user: { select: { ...USER_SELECT, deletedAt: true } } } } },
+    });
+    if (!record) throw new UnauthenticatedError();
+    const { session } = record;
+    if (session.revokedAt || session.expiresAt <= new Date() || session.user.deletedAt) throw new UnauthenticatedError();
+    const next = newOpaqueToken();
+    const rotated = await this.prisma.$transaction(async (tx) => {
+      // Conditional update: of two concurrent uses of one token, exactly one wins.
+      const { count } = await tx.refreshToken.updateMany({ where: { id: record.id, usedAt: null }, data: { usedAt: new Date() } });
+      if (count === 0) return false;
+      await tx.refreshToken.create({ data: { sessionId: session.id, tokenHash: sha256(next) } });
+      return true;
+    });
+    if (!rotated) {
+      await this.prisma.session.update({ where: { id: session.id }, data: { revokedAt: new Date() } });
+      throw new UnauthenticatedError();
+    }
+    const { deletedAt: _d, ...row } = session.user;
+    return this.tokens(toUserView(row), session.id, next);
+  }
+
+  /** Revokes every session of a user (password change, account deletion). */
+  async revokeAllSessions(userId: number, exceptSessionId?: string): Promise<void> {
+    await this.prisma.session.updateMany({ where: { userId, revokedAt: null, ...(exceptSessionId ? { id: { not: exceptSessionId } } : {}) }, data: { revokedAt: new Date() } });
+  }
+
+  private async startSession(user: UserView, deviceName?: string | null): Promise<AuthResult> {
+    const refreshToken = newOpaqueToken();
+    const session = await this.prisma.session.create({
+      data: {
+        userId: user.id,
+        deviceName: deviceName ?? null,
+        expiresAt: new Date(Date.now() + this.config.refreshTokenTtlDays * 86_400_000),
+        refreshTokens: { create: { tokenHash: sha256(refreshToken) } },
+      },
+      select: { id: true },
+    });
+    return this.tokens(user, session.id, refreshToken);
+  }
+
+  private tokens(user: UserView, sessionId: string, refreshToken: string): AuthResult {
+    const claims: AccessClaims = { sub: String(user.id), sid: sessionId, role: user.role };
+    const accessToken = jwt.sign(claims, this.config.jwtSecret, { algorithm: 'HS256', expiresIn: this.config.accessTokenTtlSeconds });
+    return { user, accessToken, refreshToken, tokenType: 'Bearer', expiresIn: this.config.accessTokenTtlSeconds };
+  }
+}

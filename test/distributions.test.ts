@@ -1,0 +1,176 @@
+import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
+
+let t: TestGateway;
+let investorToken: string;
+let demoInvestorId: number;
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  investorToken = await t.token(DEMO_EMAILS.investor);
+  demoInvestorId = (await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor }, include: { investor: true } })).investor!.id;
+});
+afterAll(() => t.close());
+
+const get = (url: string, token = investorToken) => t.http.get(url).set('authorization', `Bearer ${token}`).set('host', 'api.test');
+
+describe('GET /api/v1/distributions', () => {
+  it('answers the contract envelope with the investor’s own distributions, newest first', async () => {
+    const res = await get('/api/v1/distributions');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['success', 'data', 'links', 'meta']);
+    expect(res.body.success).toBe(true);
+    const expected = await t.db.prisma.distribution.findMany({
+      where: { investorId: demoInvestorId },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: 15,
+      include: { unit: true },
+    });
+    expect(res.body.data.map((d: { id: number }) => d.id)).toEqual(expected.map((d) => d.id));
+    const first = res.body.data[0];
+    expect(Object.keys(first)).toEqual(['id', 'unit_id', 'unit_name', 'period', 'type', 'gross_amount', 'net_amount', 'fees', 'status', 'distributed_at', 'created_at']);
+    expect(first.unit_name).toBe(expected[0].unit.name);
+    expect(first.gross_amount).toBe(Number(expected[0].grossAmount.toString()));
+    expect(first.status).toBe(expected[0].status.toLowerCase());
+    expect(first.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
+    expect(res.body.meta.total).toBe(await t.db.prisma.distribution.count({ where: { investorId: demoInvestorId } }));
+  });
+
+  it('writes money as JSON numbers taken digit for digit from the decimal', async () => {
+    const res = await get('/api/v1/distributions?per_page=100');
+    for (const row of res.body.data) {
+      const db = await t.db.prisma.distribution.findUniqueOrThrow({ where: { id: row.id } });
+      expect(row.net_amount).toBe(Number(db.netAmount.toFixed(2)));
+      expect(db.grossAmount.minus(db.fees).equals(db.netAmount)).toBe(true);
+    }
+    expect(res.text).not.toMatch(/"gross_amount":"/);
+  });
+
+  it('builds links and meta from the request host and keeps filters in page URLs', async () => {
+    const res = await get('/api/v1/distributions?status=distributed&per_page=5&page=2');
+    const path = 'http://api.test/api/v1/distributions';
+    expect(res.body.meta.path).toBe(path);
+    expect(res.body.meta.per_page).toBe(5);
+    expect(res.body.meta.current_page).toBe(2);
+    expect(res.body.meta.from).toBe(6);
+    expect(res.body.links.first).toBe(`${path}?status=distributed&per_page=5&page=1`);
+    expect(res.body.links.prev).toBe(`${path}?status=distributed&per_page=5&page=1`);
+    expect(res.body.data.every((d: { status: string }) => d.status === 'distributed')).toBe(true);
+  });
+
+  it('filters by status, type, unit, period and distributed date range together', async () => {
+    const sample = await t.db.prisma.distribution.findFirstOrThrow({ where: { investorId: demoInvestorId, status: 'DISTRIBUTED' } });
+    const day = sample.distributedAt!.toISOString().slice(0, 10);
+    const res = await get(`/api/v1/distributions?status=distributed&type=${sample.type.toLowerCase()}&unit_id=${sample.unitId}&period=${sample.period}&from=${day}&to=${day}`);
+    expect(res.status).toBe(200);
+    const ids = res.body.data.map((d: { id: number }) => d.id);
+    expect(ids).toContain(sample.id);
+    const dayStart = new Date(`${day}T00:00:00Z`);
+    const expected = await t.db.prisma.distribution.count({
+      where: { investorId: demoInvestorId, status: 'DISTRIBUTED', type: sample.type, unitId: sample.unitId, period: sample.period, distributedAt: { gte: dayStart, lt: new Date(dayStart.getTime() + 86_400_000) } },
+    });
+    expect(res.body.meta.total).toBe(expected);
+  });
+
+  it.each(['0', '-1', 'abc', '1.5', ''])('treats page=%p as page 1', async (page) => {
+    const res = await get(`/api/v1/distributions?page=${page}`);
+    expect(res.status).toBe(200);
+    expect(res.body.meta.current_page).toBe(1);
+  });
+
+  it('answers a page past the end with empty data and the real last page', async () => {
+    const res = await get('/api/v1/distributions?page=9999');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([]);
+    expect(res.body.meta.from).toBeNull();
+    expect(res.body.meta.to).toBeNull();
+    expect(res.body.meta.last_page).toBe(Math.ceil(res.body.meta.total / 15));
+    expect(res.body.meta.current_page).toBe(9999);
+  });
+
+  it.each(['0', '101', 'abc', '2.5'])('rejects per_page=%p with 422 and errors.per_page', async (perPage) => {
+    const res = await get(`/api/v1/distributions?per_page=${perPage}`);
+    expect(res.status).toBe(422);
+    expect(res.body.success).toBe(false);
+    expect(res.body.errors).toHaveProperty('per_page');
+    expect(res.body.message).toBe(res.body.errors.per_page[0]);
+  });
+
+  it('rejects bad filters with one 422 naming each field', async () => {
+    const res = await get('/api/v1/distributions?status=paid&period=2026-Q5&from=yesterday');
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['from', 'status']);
+    expect(res.body.message).toMatch(/\(and 1 more error\)$/);
+    const period = await get('/api/v1/distributions?period=2026-Q5');
+    expect(period.status).toBe(422);
+    expect(period.body.errors).toHaveProperty('period');
+  });
+
+  it('shows the Laravel link window when there are 14 or more pages', async () => {
+    const res = await get('/api/v1/distributions?per_page=1&page=8');
+    expect(res.body.meta.last_page).toBeGreaterThanOrEqual(14);
+    const labels = res.body.meta.links.map((l: { label: string }) => l.label);
+    expect(labels.filter((l: string) => l === '...')).toHaveLength(2);
+    expect(res.body.meta.links.find((l: { active: boolean }) => l.active).label).toBe('8');
+  });
+
+  it('requires a bearer token', async () => {
+    const res = await t.http.get('/api/v1/distributions');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ success: false, message: 'Unauthenticated.' });
+  });
+});
+
+describe('GET /api/v1/distributions/{id}', () => {
+  it('answers one distribution', async () => {
+    const own = await t.db.prisma.distribution.findFirstOrThrow({ where: { investorId: demoInvestorId } });
+    const res = await get(`/api/v1/distributions/${own.id}`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['success', 'data']);
+    expect(res.body.data.id).toBe(own.id);
+  });
+
+  it('answers 404 for another investor’s distribution and for a missing id', async () => {
+    const other = await t.db.prisma.distribution.findFirstOrThrow({ where: { investorId: { not: demoInvestorId } } });
+    for (const id of [other.id, 99999999, 'abc']) {
+      const res = await get(`/api/v1/distributions/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, message: 'Resource not found.' });
+    }
+  });
+
+  it('lets staff read any investor’s distribution', async () => {
+    const other = await t.db.prisma.distribution.findFirstOrThrow({ where: { investorId: { not: demoInvestorId } } });
+    const res = await get(`/api/v1/distributions/${other.id}`, await t.token(DEMO_EMAILS.analyst));
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('GraphQL distributions', () => {
+  const QUERY = `query($page: Int, $perPage: Int, $filter: DistributionFilter) {
+    distributions(page: $page, perPage: $perPage, filter: $filter) {
+      items { id unitId unitName period type grossAmount netAmount fees status distributedAt createdAt }
+      pageInfo { currentPage perPage total lastPage from to hasNextPage hasPreviousPage }
+    }
+  }`;
+
+  it('serves the same page as REST, with Decimal strings', async () => {
+    const [rest, gql] = await Promise.all([get('/api/v1/distributions?per_page=5&page=2'), t.gql(QUERY, { page: 2, perPage: 5 }, investorToken)]);
+    const page = (gql.data as { distributions: { items: Array<{ id: number; grossAmount: string }>; pageInfo: Record<string, unknown> } }).distributions;
+    expect(page.items.map((i) => i.id)).toEqual(rest.body.data.map((d: { id: number }) => d.id));
+    expect(page.items[0].grossAmount).toMatch(/^\d+\.\d{2}$/);
+    expect(page.pageInfo).toEqual({ currentPage: 2, perPage: 5, total: rest.body.meta.total, lastPage: rest.body.meta.last_page, from: 6, to: 10, hasNextPage: true, hasPreviousPage: true });
+  });
+
+  it('answers BAD_USER_INPUT with per-field details for perPage out of range', async () => {
+    const res = await t.gql(QUERY, { perPage: 500 }, investorToken);
+    expect(res.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { perPage: [expect.any(String)] } });
+  });
+
+  it('answers NOT_FOUND for another investor’s distribution and UNAUTHENTICATED without a token', async () => {
+    const other = await t.db.prisma.distribution.findFirstOrThrow({ where: { investorId: { not: demoInvestorId } } });
+    const res = await t.gql(`query($id: Int!) { distribution(id: $id) { id } }`, { id: other.id }, investorToken);
+    expect(res.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const anon = await t.gql(`{ distributions { items { id } } }`);
+    expect(anon.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});

@@ -1,0 +1,98 @@
+import { laravelPaginator, lenientPage, pageWindow, toPage } from '../src/pagination';
+import { ValidationError } from '../src/errors';
+
+const PATH = 'http://api.test/api/v1/distributions';
+
+function infoFor(page: number, total: number, perPage = 15) {
+  const w = pageWindow(page, perPage);
+  const onPage = Math.max(Math.min(total - w.skip, perPage), 0);
+  return toPage(Array.from({ length: onPage }, (_, i) => i), total, w).pageInfo;
+}
+
+const labels = (page: number, lastPage: number) =>
+  laravelPaginator(infoFor(page, lastPage * 15), PATH, {}).meta.links.map((l) => l.label).slice(1, -1);
+
+describe('page arguments', () => {
+  it.each(['0', '-1', 'abc', '1.5', '', undefined, '1e2'])('treats page %p as page 1', (raw) => {
+    expect(lenientPage(raw)).toBe(1);
+  });
+
+  it('keeps a plain positive page number', () => {
+    expect(lenientPage('7')).toBe(7);
+  });
+
+  it.each([0, 101, -3])('rejects per page %p with a field error', (perPage) => {
+    expect(() => pageWindow(1, perPage)).toThrow(ValidationError);
+    try {
+      pageWindow(1, perPage);
+    } catch (e) {
+      expect((e as ValidationError).fields).toHaveProperty('perPage');
+    }
+  });
+});
+
+describe('length-aware page info', () => {
+  it('numbers the first and last item of a page from 1', () => {
+    expect(infoFor(2, 40)).toMatchObject({ currentPage: 2, from: 16, to: 30, lastPage: 3, total: 40 });
+  });
+
+  it('answers a page past the end with from/to null and the real last page', () => {
+    expect(infoFor(9, 40)).toMatchObject({ currentPage: 9, from: null, to: null, lastPage: 3 });
+  });
+
+  it('has one page when there is nothing', () => {
+    expect(infoFor(1, 0)).toMatchObject({ lastPage: 1, from: null, to: null, total: 0 });
+  });
+});
+
+describe('Laravel paginator body', () => {
+  it('orders meta keys as the contract says', () => {
+    const { meta } = laravelPaginator(infoFor(1, 40), PATH, {});
+    expect(Object.keys(meta)).toEqual(['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total']);
+  });
+
+  it('keeps other query parameters and puts page last', () => {
+    const { links } = laravelPaginator(infoFor(2, 40), PATH, { page: '2', status: 'distributed', per_page: '15' });
+    expect(links).toEqual({
+      first: `${PATH}?status=distributed&per_page=15&page=1`,
+      last: `${PATH}?status=distributed&per_page=15&page=3`,
+      prev: `${PATH}?status=distributed&per_page=15&page=1`,
+      next: `${PATH}?status=distributed&per_page=15&page=3`,
+    });
+  });
+
+  it('has no previous URL on page 1 and no next URL on the last page', () => {
+    const { meta } = laravelPaginator(infoFor(1, 10), PATH, {});
+    expect(meta.links[0]).toEqual({ url: null, label: '&laquo; Previous', active: false });
+    expect(meta.links.at(-1)).toEqual({ url: null, label: 'Next &raquo;', active: false });
+    expect(meta.links[1]).toEqual({ url: `${PATH}?page=1`, label: '1', active: true });
+  });
+
+  it('lists every page below 14 pages', () => {
+    expect(labels(5, 13)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13']);
+  });
+
+  it('uses the window near the start from 14 pages', () => {
+    expect(labels(3, 14)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '...', '13', '14']);
+  });
+
+  it('uses the window near the end', () => {
+    expect(labels(18, 20)).toEqual(['1', '2', '...', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20']);
+  });
+
+  it('uses the sliding window in the middle, "..." links without URL', () => {
+    expect(labels(10, 20)).toEqual(['1', '2', '...', '7', '8', '9', '10', '11', '12', '13', '...', '19', '20']);
+    const dots = laravelPaginator(infoFor(10, 300), PATH, {}).meta.links.filter((l) => l.label === '...');
+    expect(dots).toEqual([
+      { url: null, label: '...', active: false },
+      { url: null, label: '...', active: false },
+    ]);
+  });
+
+  it('switches between beginning and sliding windows exactly where Laravel does', () => {
+    expect(labels(7, 30)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '...', '29', '30']);
+    expect(labels(8, 30)).toEqual(['1', '2', '...', '5', '6', '7', '8', '9', '10', '11', '...', '29', '30']);
+    expect(labels(23, 30)).toEqual(['1', '2', '...', '20', '21', '22', '23', '24', '25', '26', '...', '29', '30']);
+    expect(labels(24, 30)).toEqual(['1', '2', '...', '21', '22', '23', '24', '25', '26', '27', '28', '29', '30']);
+  });
+});

@@ -1,0 +1,100 @@
+import { startTestGateway, type TestGateway } from './support/harness';
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startTestGateway({ BODY_LIMIT: '2kb' });
+});
+afterAll(() => t.close());
+
+describe('REST transport errors', () => {
+  it('answers 404 Route not found for unknown paths', async () => {
+    for (const path of ['/api/v1/nope', '/api/v1/distributions/1/extra', '/elsewhere']) {
+      const res = await t.http.get(path);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, message: 'Route not found.' });
+    }
+  });
+
+  it('answers 405 with an Allow header for a wrong method on a known path', async () => {
+    const res = await t.http.delete('/api/v1/withdrawals/requests');
+    expect(res.status).toBe(405);
+    expect(res.body).toEqual({ success: false, message: 'Method not allowed.' });
+    expect(res.headers.allow).toBe('GET, HEAD, POST');
+  });
+
+  it('answers 400 for malformed JSON', async () => {
+    const res = await t.http.post('/api/v1/auth/login').set('content-type', 'application/json').send('{"email": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, message: 'Malformed JSON body.' });
+  });
+
+  it('answers 413 for an over-large body', async () => {
+    const res = await t.http.post('/api/v1/auth/login').send({ email: 'x@y.z', password: 'p'.repeat(5000) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ success: false, message: 'Payload too large.' });
+  });
+
+  it('answers 500 Server Error without leaking internals', async () => {
+    const spy = jest.spyOn(t.services.distributions, 'list').mockRejectedValueOnce(new Error('relation "secret_table" does not exist at /src/x.ts:1'));
+    const token = await t.token('investor@demo.test');
+    const res = await t.http.get('/api/v1/distributions').set('authorization', `Bearer ${token}`);
+    spy.mockRestore();
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ success: false, message: 'Server Error.' });
+    const gql = await t.gql('{ distributions { items { id } } }', {}, token);
+    expect(gql.errors).toBeUndefined();
+  });
+
+  it('answers 503 while the database is unreachable', async () => {
+    const token = await t.token('investor@demo.test');
+    const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const spy = jest.spyOn(t.services.distributions, 'list').mockRejectedValueOnce(down);
+    const res = await t.http.get('/api/v1/distributions').set('authorization', `Bearer ${token}`);
+    spy.mockRestore();
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ success: false, message: 'Service temporarily unavailable.' });
+  });
+
+  it('masks unexpected GraphQL errors as INTERNAL_SERVER_ERROR', async () => {
+    const token = await t.token('investor@demo.test');
+    const spy = jest.spyOn(t.services.distributions, 'list').mockRejectedValueOnce(new Error('SELECT * FROM secrets'));
+    const res = await t.gql('{ distributions { items { id } } }', {}, token);
+    spy.mockRestore();
+    expect(res.errors?.[0]).toMatchObject({ message: 'Server Error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    expect(JSON.stringify(res)).not.toContain('secrets');
+  });
+});
+
+describe('GraphQL transport', () => {
+  it('keeps CSRF prevention on: a simple GET without a preflight header is refused', async () => {
+    const res = await t.http.get('/graphql?query=%7Bme%7Bid%7D%7D');
+    expect(res.status).toBe(400);
+  });
+
+  it('refuses batched requests', async () => {
+    const res = await t.http.post('/graphql').send([{ query: '{ __typename }' }, { query: '{ __typename }' }]);
+    expect(res.status).toBe(400);
+  });
+
+  it('allows introspection', async () => {
+    const res = await t.gql('{ __schema { queryType { name } } }');
+    expect(res.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+  });
+});
+
+describe('health', () => {
+  it('answers /healthz and /readyz', async () => {
+    expect((await t.http.get('/healthz')).status).toBe(200);
+    expect((await t.http.get('/readyz')).status).toBe(200);
+    t.gateway.setReady(false);
+    expect((await t.http.get('/readyz')).status).toBe(503);
+    expect((await t.http.get('/api/v1/public/units')).status).toBe(503);
+    t.gateway.setReady(true);
+  });
+
+  it('exposes Prometheus metrics', async () => {
+    const res = await t.http.get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('http_request_duration_seconds');
+  });
+});

@@ -1,0 +1,87 @@
+import { readFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { Client } from 'pg';
+import request from 'supertest';
+import { createGateway, type Gateway } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { openDatabase, type Database } from '../../src/db/database';
+import { DEMO_EMAILS, DEMO_PASSWORD } from '../../src/db/seed';
+import { createLogger } from '../../src/logger';
+import { createServices, type Services } from '../../src/services';
+import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './template';
+
+export { DEMO_EMAILS, DEMO_PASSWORD };
+
+export interface TestGateway {
+  gateway: Gateway;
+  db: Database;
+  services: Services;
+  config: Config;
+  http: ReturnType<typeof request>;
+  /** Logs in through the REST face; returns the access token. */
+  token(email: string, password?: string): Promise<string>;
+  /** POST /graphql with an optional bearer token; returns the parsed body. */
+  gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** Opens this test file's own copy of the seeded template database. */
+async function cloneTemplate(): Promise<{ db: Database; drop: () => Promise<void> }> {
+  const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
+  if (!info) throw new Error('test template missing: run through jest (globalSetup)');
+  if (info.kind === 'pglite') {
+    const pglite = await PGlite.create({ loadDataDir: new Blob([await readFile(info.location)]) });
+    const db = await openDatabase({ pglite });
+    return { db, drop: () => pglite.close() };
+  }
+  const name = `gateway_t_${process.pid}_${++counter}`;
+  const admin = new Client({ connectionString: info.serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${info.location}`);
+  await admin.end();
+  const db = await openDatabase({ databaseUrl: withDatabase(info.serverUrl!, name), poolSize: 10 });
+  return {
+    db,
+    drop: async () => {
+      const c = new Client({ connectionString: info.serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+  const config = loadConfig({ NODE_ENV: 'test', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env });
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const { db, drop } = await cloneTemplate();
+  const services = createServices(db.prisma, config, logger);
+  const gateway = await createGateway(config, services, logger);
+  gateway.setReady(true);
+  const http = request(gateway.app);
+  return {
+    gateway,
+    db,
+    services,
+    config,
+    http,
+    async token(email, password = DEMO_PASSWORD) {
+      const res = await http.post('/api/v1/auth/login').send({ email, password });
+      if (res.status !== 200) throw new Error(`login ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data.access_token as string;
+    },
+    async gql(query, variables, token) {
+      const req = http.post('/graphql').set('content-type', 'application/json');
+      if (token) req.set('authorization', `Bearer ${token}`);
+      const res = await req.send({ query, variables });
+      return res.body;
+    },
+    async close() {
+      await gateway.stop();
+      await db.close();
+      await drop();
+    },
+  };
+}

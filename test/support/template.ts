@@ -1,0 +1,23 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** Where the global setup leaves the template database that every test file copies. */
+export const TEMPLATE_TARBALL = path.join(os.tmpdir(), `gateway-test-template-${process.ppid}-${process.pid}.tar`);
+export const TEMPLATE_INFO_ENV = 'GATEWAY_TEST_TEMPLATE';
+
+export interface TemplateInfo {
+  kind: 'pglite' | 'postgres';
+  /** PGlite: a data-dir tarball; PostgreSQL: the template database name. */
+  location: string;
+  /** PostgreSQL: server URL without database (…/postgres for admin statements). */
+  serverUrl?: string;
+}
+
+/** Size of the demo data set the tests run against: small, but with every status represented. */
+export const TEST_SEED = { investors: 12, seed: 7 };
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
