@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { buildContext, type Context } from './context';
+import type { Database } from './db/database';
 import { AppError, HttpError, ServiceUnavailableError, normalizeError } from './errors';
 import { createMetrics } from './metrics';
 import { sendError } from './rest/respond';
@@ -41,11 +42,11 @@ function formatError(logger: Logger, onError: (code: string) => void) {
   };
 }
 
-export async function createGateway(config: Config, services: Services, logger: Logger): Promise<Gateway> {
+export async function createGateway(config: Config, db: Database, services: Services, logger: Logger): Promise<Gateway> {
   const schema = await buildGatewaySchema();
   const app = express();
   const server = http.createServer(app);
-  const metrics = createMetrics();
+  const metrics = createMetrics(db.queryCount);
   let ready = false;
 
   app.disable('x-powered-by');

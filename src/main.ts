@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   logger.info({ database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'database opened');
   const services = createServices(db.prisma, config, logger);
-  const gateway = await createGateway(config, services, logger);
+  const gateway = await createGateway(config, db, services, logger);
   await new Promise<void>((resolve) => gateway.server.listen(config.port, resolve));
   logger.info({ port: config.port }, `listening on http://localhost:${config.port} (GraphQL /graphql, REST /api/v1)`);
 

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics for operators: process defaults plus request latency per route and status. */
-export function createMetrics() {
+export function createMetrics(queryCount: () => number) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -13,6 +13,15 @@ export function createMetrics() {
     registers: [registry],
   });
   const graphqlErrors = new Counter({ name: 'graphql_errors_total', help: 'GraphQL errors by code', labelNames: ['code'] as const, registers: [registry] });
+
+  new Gauge({
+    name: 'db_queries_sent',
+    help: 'SQL statements sent to the database since start',
+    registers: [registry],
+    collect() {
+      this.set(queryCount());
+    },
+  });
 
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     const stop = duration.startTimer({ method: req.method });

@@ -13,6 +13,8 @@ export interface Database {
   prisma: PrismaClient;
   /** The same connection, for the schema engine (migrations). */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** SQL statements sent so far (the /metrics counter and the benchmark read it). */
+  queryCount(): number;
   close(): Promise<void>;
 }
 
@@ -26,11 +28,18 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+function countingClient(adapter: SqlMigrationAwareDriverAdapterFactory) {
+  const prisma = new PrismaClient({ adapter: adapter as never, log: [{ emit: 'event', level: 'query' }] });
+  let count = 0;
+  prisma.$on('query', () => void count++);
+  return { prisma: prisma as PrismaClient, queryCount: () => count };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const adapterFactory = new PrismaPg({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    const prisma = new PrismaClient({ adapter: adapterFactory });
-    return { kind: 'postgres', prisma, adapterFactory, close: () => prisma.$disconnect() };
+    const { prisma, queryCount } = countingClient(adapterFactory);
+    return { kind: 'postgres', prisma, adapterFactory, queryCount, close: () => prisma.$disconnect() };
   }
   let pglite = options.pglite;
   if (!pglite) {
@@ -40,11 +49,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const client = pglite;
   const adapterFactory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
-  const prisma = new PrismaClient({ adapter: adapterFactory as never });
+  const { prisma, queryCount } = countingClient(adapterFactory);
   return {
     kind: 'pglite',
     prisma,
     adapterFactory,
+    queryCount,
     close: async () => {
       await prisma.$disconnect();
       if (!options.pglite) await client.close();

@@ -58,7 +58,7 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const { db, drop } = await cloneTemplate();
   const services = createServices(db.prisma, config, logger);
-  const gateway = await createGateway(config, services, logger);
+  const gateway = await createGateway(config, db, services, logger);
   gateway.setReady(true);
   const http = request(gateway.app);
   return {

@@ -1,0 +1,163 @@
+/**
+ * Demo-data seeder for operators.
+ *
+ *   npx tsx scripts/seed.ts [--investors N] [--distributions N] [--seed N] [--reset]
+ *
+ * DATABASE_URL=postgresql://… → that PostgreSQL; unset → embedded PGlite under DATA_DIR (default ./data).
+ * Applies pending migrations first. Refuses to seed a database that already holds the demo data
+ * unless --reset is given, which empties every application table (not _prisma_migrations) first.
+ */
+import path from 'node:path';
+import { SingleBar, Presets } from 'cli-progress';
+import { openDatabase } from '../src/db/database';
+import { applyMigrations } from '../src/db/migrate';
+import { DEMO_EMAILS, DEMO_PASSWORD, isSeeded, seedDemoData, type SeedOptions } from '../src/db/seed';
+
+interface Args {
+  investors?: number;
+  distributions?: number;
+  seed?: number;
+  reset: boolean;
+}
+
+const USAGE = `Usage: npx tsx scripts/seed.ts [--investors N] [--distributions N] [--seed N] [--reset]
+
+  --investors N       generated investors besides the demo investor (default: SEED_INVESTORS or 200)
+  --distributions N   keep generating until at least N distribution rows exist (e.g. 100000 for benchmarks)
+  --seed N            PRNG seed (default 42); the same seed gives the same data
+  --reset             empty all application tables first (otherwise an already seeded database is left alone)
+
+Environment: DATABASE_URL (PostgreSQL; unset = embedded PGlite), DATA_DIR (PGlite files, default ./data)`;
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { reset: false };
+  const count = (flag: string, raw: string | undefined): number => {
+    const n = Number(raw);
+    if (raw === undefined || raw === '' || !Number.isInteger(n) || n < 0) throw new Error(`${flag} expects a non-negative integer, got "${raw ?? ''}"`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2) as [string, string | undefined];
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case '--investors': args.investors = count(flag, value()); break;
+      case '--distributions': args.distributions = count(flag, value()); break;
+      case '--seed': args.seed = count(flag, value()); break;
+      case '--reset': args.reset = true; break;
+      case '-h':
+      case '--help':
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown argument "${argv[i]}"\n\n${USAGE}`);
+    }
+  }
+  return args;
+}
+
+function envInvestors(): number | undefined {
+  const raw = process.env.SEED_INVESTORS;
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** A progress bar on a terminal, a line every few seconds (and per stage) otherwise. */
+function progressReporter(): { onProgress: NonNullable<SeedOptions['onProgress']>; stop(): void } {
+  if (process.stdout.isTTY) {
+    const bar = new SingleBar(
+      { format: 'Seeding [{bar}] {percentage}% | {value}/{total} rows | {stage}', hideCursor: true, clearOnComplete: false, etaBuffer: 50 },
+      Presets.shades_classic,
+    );
+    let started = false;
+    return {
+      onProgress(done, total, stage) {
+        if (!started) {
+          bar.start(total, 0, { stage });
+          started = true;
+        }
+        bar.setTotal(total);
+        bar.update(done, { stage });
+      },
+      stop: () => started && bar.stop(),
+    };
+  }
+  let lastStage = '';
+  let lastAt = 0;
+  return {
+    onProgress(done, total, stage) {
+      const now = Date.now();
+      if (stage === lastStage && now - lastAt < 2000 && done < total) return;
+      lastStage = stage;
+      lastAt = now;
+      console.log(`[seed] ${stage}: ${done}/${total} rows (${Math.floor((done / Math.max(1, total)) * 100)}%)`);
+    },
+    stop: () => undefined,
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
+  const started = Date.now();
+
+  const db = await openDatabase({ databaseUrl, dataDir });
+  try {
+    console.log(databaseUrl ? `Database: PostgreSQL (${redact(databaseUrl)})` : `Database: PGlite in ${path.join(dataDir, 'pglite')}`);
+    const applied = await applyMigrations(db.adapterFactory);
+    console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Migrations: up to date');
+
+    if (args.reset) {
+      const tables = await db.prisma.$queryRawUnsafe<{ tablename: string }[]>(
+        `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> '_prisma_migrations' ORDER BY tablename`,
+      );
+      if (tables.length) {
+        await db.prisma.$executeRawUnsafe(`TRUNCATE TABLE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+      }
+      console.log(`Reset: emptied ${tables.length} tables`);
+    } else if (await isSeeded(db.prisma)) {
+      console.error('The database already holds the demo data; run again with --reset to replace it.');
+      process.exitCode = 1;
+      return;
+    }
+
+    const progress = progressReporter();
+    const seedStarted = Date.now();
+    let summary;
+    try {
+      summary = await seedDemoData(db.prisma, {
+        investors: args.investors ?? envInvestors(),
+        distributionsTarget: args.distributions,
+        seed: args.seed,
+        onProgress: progress.onProgress,
+      });
+    } finally {
+      progress.stop();
+    }
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    console.log('\nSeeded:');
+    const width = Math.max(...Object.keys(summary).map((k) => k.length));
+    for (const [table, n] of Object.entries(summary)) console.log(`  ${table.padEnd(width)}  ${String(n).padStart(8)}`);
+    console.log(`\nSeeding took ${seconds(Date.now() - seedStarted)} (total ${seconds(Date.now() - started)}).`);
+    console.log(`Demo logins (password ${DEMO_PASSWORD}): ${[DEMO_EMAILS.investor, DEMO_EMAILS.admin, DEMO_EMAILS.analyst].join(', ')}`);
+  } finally {
+    await db.close();
+  }
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'invalid URL';
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
