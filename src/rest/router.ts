@@ -3,14 +3,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { buildContext } from '../context';
 import { HttpError } from '../errors';
 import type { Services } from '../services';
-import { authRoutes } from './auth.routes';
-import { distributionRoutes } from './distributions.routes';
 import { sendError, sendJson } from './respond';
-import { compileRoute, type CompiledRoute, type RestRoute } from './route';
-import { withdrawalRoutes } from './withdrawals.routes';
-
-/** The whole /api/v1 route table, in match order (literal paths before parameterised ones). */
-export const routeTable: RestRoute<unknown>[] = [...authRoutes, ...distributionRoutes, ...withdrawalRoutes];
+import { compileRoute, type CompiledRoute } from './route';
+import { routeTable } from './routes';
 
 function queryStrings(query: Request['query']): Record<string, string> {
   const out: Record<string, string> = {};

@@ -2,9 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type AuthChecker } from 'type-graphql';
 import type { Context } from '../context';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
-import { AuthResolver } from '../resolvers/auth.resolver';
-import { DistributionResolver } from '../resolvers/distribution.resolver';
-import { WithdrawalRequestResolver } from '../resolvers/withdrawal-request.resolver';
+import { resolvers } from '../resolvers';
 import './enums';
 import { DateTimeScalar } from './scalars';
 
@@ -17,7 +15,7 @@ const authChecker: AuthChecker<Context, string> = ({ context }, roles) => {
 
 export function buildGatewaySchema(): Promise<GraphQLSchema> {
   return buildSchema({
-    resolvers: [AuthResolver, DistributionResolver, WithdrawalRequestResolver],
+    resolvers,
     authChecker,
     // Validation is opt-in in type-graphql 2: class-validator runs on every input and args type.
     validate: { forbidUnknownValues: false },

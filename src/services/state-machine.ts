@@ -1,0 +1,54 @@
+import { ConflictError } from '../errors';
+import type {
+  DistributionStatus,
+  InvestmentRequestStatus,
+  KycDocumentStatus,
+  PayoutStatus,
+  WithdrawalRequestStatus,
+} from '../generated/prisma/enums';
+
+/**
+ * The domain's state machines, in one place: services check every transition here, and
+ * docs/state-machines.md is written from the same tables. A transition not listed answers 409.
+ */
+export type Machine<S extends string> = { readonly name: string; readonly next: Readonly<Record<S, readonly S[]>> };
+
+export const INVESTMENT_REQUEST: Machine<InvestmentRequestStatus> = {
+  name: 'investment request',
+  next: { PENDING: ['APPROVED', 'REJECTED', 'CANCELLED'], APPROVED: [], REJECTED: [], CANCELLED: [] },
+};
+
+export const WITHDRAWAL_REQUEST: Machine<WithdrawalRequestStatus> = {
+  name: 'withdrawal request',
+  next: { PENDING: ['APPROVED', 'REJECTED', 'CANCELLED'], APPROVED: ['COMPLETED'], COMPLETED: [], REJECTED: [], CANCELLED: [] },
+};
+
+export const DISTRIBUTION: Machine<DistributionStatus> = {
+  name: 'distribution',
+  next: { PENDING: ['APPROVED', 'CANCELLED'], APPROVED: ['DISTRIBUTED', 'CANCELLED'], DISTRIBUTED: [], CANCELLED: [] },
+};
+
+export const KYC_DOCUMENT: Machine<KycDocumentStatus> = {
+  name: 'KYC document',
+  next: { PENDING: ['APPROVED', 'REJECTED'], APPROVED: [], REJECTED: [] },
+};
+
+export const PAYOUT: Machine<PayoutStatus> = {
+  name: 'payout',
+  next: { PENDING: ['PAID', 'FAILED'], PAID: [], FAILED: ['PAID'] },
+};
+
+/** Throws 409 CONFLICT unless `from → to` is in the machine. */
+export function assertTransition<S extends string>(machine: Machine<S>, from: S, to: S): void {
+  if (!machine.next[from].includes(to)) {
+    throw new ConflictError(`This ${machine.name} is ${from.toLowerCase()} and cannot be ${to.toLowerCase()}.`);
+  }
+}
+
+/**
+ * For the guarded write inside the transaction: `updateMany({ where: { id, status: from } })` returns
+ * count 0 when a concurrent transition got there first; that is a conflict too.
+ */
+export function assertUpdated(machine: Machine<string>, result: { count: number }): void {
+  if (result.count !== 1) throw new ConflictError(`This ${machine.name} was changed by someone else; reload and try again.`);
+}
