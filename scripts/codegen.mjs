@@ -1,5 +1,5 @@
 // `npm run codegen`: compile (type errors are `npm run typecheck`'s business, so they do not stop
-// this), emit schema.graphql from the type-graphql classes, then run GraphQL Code Generator.
+// this), emit schema.graphql and docs/openapi.json, then run GraphQL Code Generator.
 import { execSync } from 'node:child_process';
 
 try {
@@ -7,5 +7,5 @@ try {
 } catch {
   console.warn('codegen: tsc reported errors (see above); emitting from what compiled');
 }
-execSync('node dist/scripts/emit-schema.js', { stdio: 'inherit' });
+execSync('node dist/scripts/emit-contracts.js', { stdio: 'inherit' });
 execSync('npx graphql-codegen --config codegen.yml', { stdio: 'inherit' });

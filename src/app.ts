@@ -6,6 +6,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
+import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
@@ -14,10 +15,21 @@ import type { Database } from './db/database';
 import { AppError, HttpError, ServiceUnavailableError, normalizeError } from './errors';
 import { createMetrics } from './metrics';
 import { sendError } from './rest/respond';
+import { buildOpenApi } from './rest/openapi';
 import { loadOperations } from './rest/operations';
 import { createRestHandler } from './rest/router';
+import { routeTable } from './rest/routes';
 import { buildGatewaySchema } from './schema/build';
 import type { Services } from './services';
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Investment platform REST API</title>
+<link rel="stylesheet" href="/api/v1/docs/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/api/v1/docs/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true });</script>
+</body></html>`;
 
 export interface Gateway {
   app: express.Express;
@@ -85,7 +97,13 @@ export async function createGateway(config: Config, db: Database, services: Serv
       context: ({ req }) => buildContext(services, req.headers.authorization, { ip: req.ip ?? '', userAgent: req.get('user-agent') }),
     }),
   );
-  app.use('/api/v1', whenReady, json, createRestHandler(schema, loadOperations(), services));
+  const operations = loadOperations();
+  const openapi = buildOpenApi(schema, operations, routeTable);
+  app.get('/api/v1/openapi.json', (_req, res) => void res.json(openapi));
+  // Interactive reference: Swagger UI from the installed swagger-ui-dist package, no CDN.
+  app.get('/api/v1/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
+  app.use('/api/v1/docs', express.static(getAbsoluteFSPath(), { index: false }));
+  app.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services));
   app.use((_req: Request, res: Response) => sendError(res, HttpError.routeNotFound(), logger));
 
   // Body parser failures (and anything else that escaped) in the contract's format.

@@ -8,7 +8,7 @@ export const distributionRoutes = [
     variables: ({ query }) => ({
       page: lenientPage(query.page),
       perPage: query.per_page,
-      filter: { status: query.status, type: query.type, unitId: query.unit_id, period: query.period, from: query.from, to: query.to },
+      filter: { status: query.status, type: query.type, unitId: query.unit_id, period: query.period, from: query.from, to: query.to, investorId: query.investor_id },
     }),
   }),
   route<DistributionQueryVariables>({

@@ -5,6 +5,7 @@ import {
   GraphQLObjectType,
   Kind,
   getNamedType,
+  type FieldNode,
   type GraphQLOutputType,
   type FragmentDefinitionNode,
   type GraphQLSchema,
@@ -40,6 +41,29 @@ export function stringify(body: unknown): string {
 
 export type Shaper = (value: unknown) => unknown;
 
+export interface SelectedField {
+  /** Response key (alias or field name) and its REST name. */
+  key: string;
+  out: string;
+  type: GraphQLOutputType;
+  selectionSet?: SelectionSetNode;
+}
+
+/** The fields a selection set picks on an object type, fragments spread in place (their order is the output order). */
+export function selectedFields(type: GraphQLObjectType, selectionSet: SelectionSetNode, fragments: Record<string, FragmentDefinitionNode>): SelectedField[] {
+  const fields = type.getFields();
+  const flatten = (sels: readonly SelectionNode[]): FieldNode[] =>
+    sels.flatMap((sel) =>
+      sel.kind === Kind.FRAGMENT_SPREAD ? flatten(fragments[sel.name.value].selectionSet.selections) : sel.kind === Kind.INLINE_FRAGMENT ? flatten(sel.selectionSet.selections) : [sel],
+    );
+  return flatten(selectionSet.selections).map((sel) => {
+    const key = sel.alias?.value ?? sel.name.value;
+    const def = fields[sel.name.value];
+    if (!def) throw new Error(`Unknown field ${type.name}.${sel.name.value}`);
+    return { key, out: snake(key), type: def.type, selectionSet: sel.selectionSet };
+  });
+}
+
 /**
  * Compiles, once per route, a function that turns a GraphQL result into the REST shape: snake_case
  * keys in selection order, Decimal → JSON number, DateTime → Laravel timestamp, enum → lower case.
@@ -57,19 +81,7 @@ export function compileShaper(
   }
   if (type instanceof GraphQLEnumType) return (v) => (v == null ? null : String(v).toLowerCase());
   if (type instanceof GraphQLObjectType && selectionSet) {
-    const fields = type.getFields();
-    // Fragments are spread in place, so their field order is the output order.
-    const flatten = (sels: readonly SelectionNode[]): SelectionNode[] =>
-      sels.flatMap((sel) =>
-        sel.kind === Kind.FRAGMENT_SPREAD ? flatten(fragments[sel.name.value].selectionSet.selections) : sel.kind === Kind.INLINE_FRAGMENT ? flatten(sel.selectionSet.selections) : [sel],
-      );
-    const parts = flatten(selectionSet.selections).map((sel) => {
-      if (sel.kind !== Kind.FIELD) throw new Error('unreachable');
-      const key = sel.alias?.value ?? sel.name.value;
-      const def = fields[sel.name.value];
-      if (!def) throw new Error(`Unknown field ${type.name}.${sel.name.value}`);
-      return { key, out: snake(key), shape: compileShaper(schema, fragments, def.type, sel.selectionSet) };
-    });
+    const parts = selectedFields(type, selectionSet, fragments).map((f) => ({ ...f, shape: compileShaper(schema, fragments, f.type, f.selectionSet) }));
     return (v) => {
       if (v == null) return null;
       const src = v as Record<string, unknown>;
