@@ -73,9 +73,13 @@ function coerce(type: GraphQLInputType, raw: unknown, field: string, errors: Fie
     case 'ID':
       return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : fail(`The ${label(field)} field must be a string.`);
     case 'Decimal':
-      return (typeof raw === 'string' || typeof raw === 'number') && /^-?\d+(\.\d+)?$/.test(String(raw).trim())
-        ? String(raw).trim()
-        : fail(`The ${label(field)} field must be a number.`);
+      // The scalar's own rule (≤ 15 integer digits, ≤ 6 places), reported as a field error.
+      try {
+        scalar.parseValue(raw);
+        return String(raw).trim();
+      } catch {
+        return fail(`The ${label(field)} field must be a number with at most 6 decimal places.`);
+      }
     default:
       try {
         scalar.parseValue(raw);
