@@ -21,16 +21,30 @@ interface WasmApi {
 // The engine's glue is an ES module; a real dynamic import survives CommonJS compilation this way.
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<Record<string, unknown>>;
 
+/**
+ * The engine's glue module is loaded once per process and keeps pointers into the memory of the WASM
+ * instance it was given, so the instance is created once and shared by every engine (a second
+ * instance under the same glue corrupts the first one's strings).
+ */
+let engineClass: Promise<typeof SchemaEngine> | undefined;
+
+function loadEngineClass(): Promise<typeof SchemaEngine> {
+  engineClass ??= (async () => {
+    const pkgDir = path.dirname(require.resolve('@prisma/schema-engine-wasm'));
+    const glue = await importEsm(pathToFileURL(path.join(pkgDir, 'schema_engine_bg.js')).href);
+    const bytes = await readFile(path.join(pkgDir, 'schema_engine_bg.wasm'));
+    const { instance } = (await (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly.instantiate(bytes, { './schema_engine_bg.js': glue })) as {
+      instance: { exports: Record<string, unknown> };
+    };
+    (glue.__wbg_set_wasm as (exports: unknown) => void)(instance.exports);
+    (instance.exports.__wbindgen_start as () => void)();
+    return glue.SchemaEngine as typeof SchemaEngine;
+  })();
+  return engineClass;
+}
+
 async function openEngine(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<SchemaEngine> {
-  const pkgDir = path.dirname(require.resolve('@prisma/schema-engine-wasm'));
-  const glue = await importEsm(pathToFileURL(path.join(pkgDir, 'schema_engine_bg.js')).href);
-  const bytes = await readFile(path.join(pkgDir, 'schema_engine_bg.wasm'));
-  const { instance } = (await (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly.instantiate(bytes, { './schema_engine_bg.js': glue })) as {
-    instance: { exports: Record<string, unknown> };
-  };
-  (glue.__wbg_set_wasm as (exports: unknown) => void)(instance.exports);
-  (instance.exports.__wbindgen_start as () => void)();
-  const Engine = glue.SchemaEngine as typeof SchemaEngine;
+  const Engine = await loadEngineClass();
   const schema = await readFile(SCHEMA_PATH, 'utf8');
   return Engine.new({ datamodels: [[SCHEMA_PATH, schema]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(adapterFactory));
 }
