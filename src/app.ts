@@ -80,6 +80,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
     allowBatchedHttpRequests: false,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns SIGTERM/SIGINT (drain, then close the database); Apollo's own handler would stop twice and hang.
+    stopOnTerminationSignals: false,
     formatError: formatError(logger, (code) => metrics.graphqlErrors.inc({ code })),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { createGateway } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/database';
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
   const services = createServices(db.prisma, config, logger);
   const gateway = await createGateway(config, db, services, logger);
   await new Promise<void>((resolve) => gateway.server.listen(config.port, resolve));
-  logger.info({ port: config.port }, `listening on http://localhost:${config.port} (GraphQL /graphql, REST /api/v1)`);
+  const { port } = gateway.server.address() as AddressInfo;
+  logger.info({ port }, `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1)`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
