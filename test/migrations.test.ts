@@ -19,3 +19,34 @@ describe('migrations through the WASM schema engine', () => {
     }
   });
 });
+
+describe('connections the schema engine opens', () => {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+
+  it(serverUrl ? 'are closed when migrating is done (PostgreSQL: no session left on the database)' : 'leave the shared PGlite usable (PGlite)', async () => {
+    if (!serverUrl) {
+      const pglite = new PGlite();
+      const db = await openDatabase({ pglite });
+      await applyMigrations(db.adapterFactory);
+      expect(await db.prisma.user.count()).toBe(0);
+      await db.close();
+      await pglite.close();
+      return;
+    }
+    const { Client } = await import('pg');
+    const admin = new Client({ connectionString: serverUrl });
+    await admin.connect();
+    const name = `gateway_migrate_${process.pid}`;
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const db = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
+    await applyMigrations(db.adapterFactory);
+    await db.close();
+    const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+    expect(rows[0].n).toBe(0);
+    await admin.query(`DROP DATABASE ${name}`);
+    await admin.end();
+  });
+});

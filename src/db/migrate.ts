@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { fromRoot } from '../paths';
 
@@ -43,10 +43,33 @@ function loadEngineClass(): Promise<typeof SchemaEngine> {
   return engineClass;
 }
 
-async function openEngine(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<SchemaEngine> {
+/**
+ * Opens an engine on the factory and runs `work`. The engine does not close the connections it
+ * opened (with node-postgres, a pool that would linger until its idle timeout), so they are
+ * tracked and disposed of here.
+ */
+async function withEngine<T>(factory: SqlMigrationAwareDriverAdapterFactory, work: (engine: SchemaEngine) => Promise<T>): Promise<T> {
+  const opened: SqlDriverAdapter[] = [];
+  const track = async (adapter: Promise<SqlDriverAdapter>) => {
+    opened.push(await adapter);
+    return opened[opened.length - 1];
+  };
+  const tracked: SqlMigrationAwareDriverAdapterFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: () => track(factory.connect()),
+    connectToShadowDb: () => track(factory.connectToShadowDb()),
+  };
   const Engine = await loadEngineClass();
   const schema = await readFile(SCHEMA_PATH, 'utf8');
-  return Engine.new({ datamodels: [[SCHEMA_PATH, schema]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(adapterFactory));
+  const engine = await Engine.new({ datamodels: [[SCHEMA_PATH, schema]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(tracked));
+  try {
+    return await work(engine);
+  } finally {
+    engine.free();
+    // allSettled: the engine may already have disposed of some; a second end() is harmless here.
+    await Promise.allSettled(opened.map((a) => a.dispose()));
+  }
 }
 
 export async function loadMigrationList(dir = MIGRATIONS_DIR): Promise<MigrationList> {
@@ -67,28 +90,16 @@ export async function loadMigrationList(dir = MIGRATIONS_DIR): Promise<Migration
 
 /** Applies pending migrations; returns the names applied (empty when up to date). */
 export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
-  const engine = await openEngine(adapterFactory);
-  try {
-    const out = await engine.applyMigrations({ migrationsList: await loadMigrationList(), filters: FILTERS });
-    return out.appliedMigrationNames;
-  } finally {
-    engine.free();
-  }
+  const migrationsList = await loadMigrationList();
+  return withEngine(adapterFactory, async (engine) => (await engine.applyMigrations({ migrationsList, filters: FILTERS })).appliedMigrationNames);
 }
 
 /** SQL that takes the checked-in migrations to the current schema.prisma ('' when they match). */
 export async function diffMigrationsToSchema(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string> {
-  const engine = await openEngine(adapterFactory);
-  try {
-    const { stdout } = await engine.diff({
-      from: { tag: 'migrations', ...(await loadMigrationList()) },
-      to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: await readFile(SCHEMA_PATH, 'utf8') }] },
-      script: true,
-      exitCode: null,
-      filters: FILTERS,
-    });
-    return stdout && !stdout.includes('This is an empty migration') ? stdout : '';
-  } finally {
-    engine.free();
-  }
+  const from = { tag: 'migrations' as const, ...(await loadMigrationList()) };
+  const content = await readFile(SCHEMA_PATH, 'utf8');
+  const { stdout } = await withEngine(adapterFactory, (engine) =>
+    engine.diff({ from, to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content }] }, script: true, exitCode: null, filters: FILTERS }),
+  );
+  return stdout && !stdout.includes('This is an empty migration') ? stdout : '';
 }
