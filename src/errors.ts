@@ -113,9 +113,14 @@ export function normalizeError(err: unknown): AppError | GraphQLError {
   const validation = fromArgumentValidation(inner);
   if (validation) return validation;
   if (isDatabaseUnavailable(inner)) return new ServiceUnavailableError();
+  // Request errors (syntax, validation, variable values that a scalar refused) are the client's:
+  // they keep the code GraphQL gave them instead of being masked as a server failure.
+  if (err instanceof GraphQLError && err.path === undefined && CLIENT_CODES.has(String(err.extensions.code))) return err;
   if (inner instanceof GraphQLError && !inner.originalError) return inner;
   return new InternalError();
 }
+
+const CLIENT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
 
 interface ClassValidatorError {
   property: string;

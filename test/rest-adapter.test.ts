@@ -87,6 +87,16 @@ describe('GraphQL transport', () => {
     expect(res.status).toBe(400);
   });
 
+  it('reports a value the Decimal scalar refuses as a client error, not INTERNAL_SERVER_ERROR', async () => {
+    const token = await t.token('investor@demo.test');
+    const create = 'mutation($input: CreateWithdrawalRequestInput!) { createWithdrawalRequest(input: $input) { id } }';
+    const asVariable = await t.gql(create, { input: { unitId: 1, ownershipPercentage: 'lots', reason: 'x' } }, token);
+    expect(asVariable.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    const inline = await t.gql('mutation { createWithdrawalRequest(input: { unitId: 1, ownershipPercentage: "0.1234567", reason: "x" }) { id } }', {}, token);
+    expect(inline.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(inline.errors?.[0].message).toMatch(/Decimal/);
+  });
+
   it('allows introspection', async () => {
     const res = await t.gql('{ __schema { queryType { name } } }');
     expect(res.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
