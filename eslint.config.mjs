@@ -12,4 +12,6 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  // Plain CommonJS helpers (a require hook for child processes).
+  { files: ['**/*.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

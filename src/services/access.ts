@@ -1,5 +1,6 @@
 import type { AuthUser } from '../context';
 import { ForbiddenError } from '../errors';
+import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
 
 /**
@@ -16,3 +17,8 @@ export function requireInvestor(user: AuthUser): number {
   if (user.role !== Role.INVESTOR || user.investorId === null) throw new ForbiddenError();
   return user.investorId;
 }
+
+export const isStaff = (user: AuthUser | null) => user !== null && user.role !== Role.INVESTOR;
+
+/** Prisma's unique-constraint violation (a concurrent insert got there between check and write). */
+export const isUniqueViolation = (err: unknown) => err instanceof PrismaNs.PrismaClientKnownRequestError && err.code === 'P2002';

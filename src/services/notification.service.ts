@@ -12,9 +12,10 @@ export interface NewNotification {
 }
 
 /**
- * Records a notification for a user. Call it with the transaction client of the state transition
- * it reports, so the two commit (or roll back) together.
+ * Records notifications (one insert for any number). Call it with the transaction client of the
+ * state transition they report, so the two commit (or roll back) together.
  */
-export async function notify(tx: Tx, n: NewNotification): Promise<void> {
-  await tx.notification.create({ data: { userId: n.userId, type: n.type, title: n.title, body: n.body, data: n.data ?? {} } });
+export async function notify(tx: Tx, ...list: NewNotification[]): Promise<void> {
+  if (list.length === 0) return;
+  await tx.notification.createMany({ data: list.map((n) => ({ userId: n.userId, type: n.type, title: n.title, body: n.body, data: n.data ?? {} })) });
 }

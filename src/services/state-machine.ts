@@ -3,7 +3,9 @@ import type {
   DistributionStatus,
   InvestmentRequestStatus,
   KycDocumentStatus,
+  MembershipStatus,
   PayoutStatus,
+  UnitStatus,
   WithdrawalRequestStatus,
 } from '../generated/prisma/enums';
 
@@ -36,6 +38,21 @@ export const KYC_DOCUMENT: Machine<KycDocumentStatus> = {
 export const PAYOUT: Machine<PayoutStatus> = {
   name: 'payout',
   next: { PENDING: ['PAID', 'FAILED'], PAID: [], FAILED: ['PAID'] },
+};
+
+/**
+ * A unit's life: listed once (DRAFT → AVAILABLE), FUNDED when sold out, back to AVAILABLE when
+ * withdrawals free shares, CLOSED for good. Only the first listing announces the unit to members.
+ */
+export const UNIT: Machine<UnitStatus> = {
+  name: 'unit',
+  next: { DRAFT: ['AVAILABLE'], AVAILABLE: ['FUNDED', 'CLOSED'], FUNDED: ['AVAILABLE', 'CLOSED'], CLOSED: [] },
+};
+
+/** ACTIVE ↔ CANCELLED: joining again reactivates the investor's one row per category. */
+export const MEMBERSHIP: Machine<MembershipStatus> = {
+  name: 'category membership',
+  next: { ACTIVE: ['CANCELLED'], CANCELLED: ['ACTIVE'] },
 };
 
 /** Throws 409 CONFLICT unless `from → to` is in the machine. */
