@@ -1,0 +1,18 @@
+import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { Context } from '../context';
+import { LegalTextKind, Role } from '../schema/enums';
+import { LegalText, UpsertLegalTextInput } from '../schema/legal.type';
+
+@Resolver(() => LegalText)
+export class LegalResolver {
+  @Query(() => LegalText, { description: 'The published text of one kind (public).' })
+  legalText(@Arg('kind', () => LegalTextKind) kind: LegalTextKind, @Ctx() ctx: Context) {
+    return ctx.services.legal.get(kind);
+  }
+
+  @Authorized(Role.ADMIN)
+  @Mutation(() => LegalText, { description: 'Publish a legal text: replaces the current one, bumps its version and publication time.' })
+  upsertLegalText(@Arg('input', () => UpsertLegalTextInput) input: UpsertLegalTextInput, @Ctx() ctx: Context) {
+    return ctx.services.legal.upsert(input);
+  }
+}

@@ -1,0 +1,60 @@
+import { ArrayMaxSize, ArrayUnique, IsEmail, IsOptional, Length, Matches, MaxLength } from 'class-validator';
+import { Field, InputType, ObjectType } from 'type-graphql';
+import { Decimal } from '../services/money';
+import { DecimalScalar } from './scalars';
+
+@ObjectType({ description: 'Limits and options the mobile app reads at start (one row).' })
+export class AppConfig {
+  @Field(() => DecimalScalar) minInvestment: Decimal;
+  @Field(() => DecimalScalar) maxInvestment: Decimal;
+  @Field(() => DecimalScalar, { description: 'Smallest share of a unit one withdrawal request may ask for, in percent.' }) minWithdrawalPercentage: Decimal;
+  @Field(() => String) supportEmail: string;
+  @Field(() => [String]) iconOptions: string[];
+  @Field(() => [String]) badgeOptions: string[];
+  @Field(() => [String], { description: 'Colours as #RRGGBB.' }) colorOptions: string[];
+  @Field(() => String, { description: 'Older app versions must update (semantic version, e.g. "2.0.0").' }) minAppVersion: string;
+  @Field(() => Boolean) maintenanceMode: boolean;
+  @Field(() => Date) updatedAt: Date;
+}
+
+@InputType({ description: 'Only the fields given (not null) change. While no configuration exists, the amounts, support email and app version are required.' })
+export class UpdateAppConfigInput {
+  @Field(() => DecimalScalar, { nullable: true }) minInvestment?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true }) maxInvestment?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true }) minWithdrawalPercentage?: Decimal | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsEmail({}, { message: 'The support email field must be a valid email address.' })
+  @MaxLength(255, { message: 'The support email field must not be greater than 255 characters.' })
+  supportEmail?: string | null;
+
+  @Field(() => [String], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(50, { message: 'The icon options field must not have more than 50 items.' })
+  @ArrayUnique({ message: 'The icon options field has a duplicate value.' })
+  @Matches(/^[a-z0-9]+(-[a-z0-9]+)*$/, { each: true, message: 'Each icon option must be an icon name such as graduation-cap.' })
+  @MaxLength(50, { each: true, message: 'Each icon option must not be greater than 50 characters.' })
+  iconOptions?: string[] | null;
+
+  @Field(() => [String], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(50, { message: 'The badge options field must not have more than 50 items.' })
+  @ArrayUnique({ message: 'The badge options field has a duplicate value.' })
+  @Length(1, 50, { each: true, message: 'Each badge option must be between 1 and 50 characters.' })
+  badgeOptions?: string[] | null;
+
+  @Field(() => [String], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(50, { message: 'The color options field must not have more than 50 items.' })
+  @ArrayUnique({ message: 'The color options field has a duplicate value.' })
+  @Matches(/^#[0-9A-Fa-f]{6}$/, { each: true, message: 'Each color option must be a colour such as #2E7D32.' })
+  colorOptions?: string[] | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Matches(/^\d{1,4}\.\d{1,4}\.\d{1,4}$/, { message: 'The min app version field must be a version such as 2.1.0.' })
+  minAppVersion?: string | null;
+
+  @Field(() => Boolean, { nullable: true }) maintenanceMode?: boolean | null;
+}

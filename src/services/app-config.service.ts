@@ -1,0 +1,109 @@
+import type { Prisma } from '../db/database';
+import { NotFoundError, ValidationError, type FieldErrors } from '../errors';
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
+import { HUNDRED, dec, type Decimal, type DecimalInput } from './money';
+import { givenFields } from './settings.service';
+
+export interface AppConfigView {
+  minInvestment: DecimalInput;
+  maxInvestment: DecimalInput;
+  minWithdrawalPercentage: DecimalInput;
+  supportEmail: string;
+  iconOptions: string[];
+  badgeOptions: string[];
+  colorOptions: string[];
+  minAppVersion: string;
+  maintenanceMode: boolean;
+  updatedAt: Date;
+}
+
+export interface UpdateAppConfigData {
+  minInvestment?: Decimal | null;
+  maxInvestment?: Decimal | null;
+  minWithdrawalPercentage?: Decimal | null;
+  supportEmail?: string | null;
+  iconOptions?: string[] | null;
+  badgeOptions?: string[] | null;
+  colorOptions?: string[] | null;
+  minAppVersion?: string | null;
+  maintenanceMode?: boolean | null;
+}
+
+const ID = 1;
+
+const SELECT = {
+  minInvestment: true,
+  maxInvestment: true,
+  minWithdrawalPercentage: true,
+  supportEmail: true,
+  iconOptions: true,
+  badgeOptions: true,
+  colorOptions: true,
+  minAppVersion: true,
+  maintenanceMode: true,
+  updatedAt: true,
+} as const;
+
+/** Needed to create the row when none exists yet (the option lists default to empty). */
+const REQUIRED_ON_CREATE = ['minInvestment', 'maxInvestment', 'minWithdrawalPercentage', 'supportEmail', 'minAppVersion'] as const;
+
+const label = (field: string) => field.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+
+/** Money column Decimal(14,2): positive, whole cents, under 10^12. */
+function moneyProblem(field: string, value: Decimal): string | undefined {
+  if (value.lte(0)) return `The ${label(field)} field must be greater than 0.`;
+  if (value.decimalPlaces() > 2) return `The ${label(field)} field must have at most 2 decimal places.`;
+  if (value.gte(1e12)) return `The ${label(field)} field must be less than 1000000000000.`;
+  return undefined;
+}
+
+/** The singleton the mobile app reads at start. */
+export class AppConfigService {
+  constructor(private readonly prisma: Prisma) {}
+
+  async get(): Promise<AppConfigView> {
+    const row = await this.prisma.appConfig.findUnique({ where: { id: ID }, select: SELECT });
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  /**
+   * Changes the fields given (null keeps the stored value). Cross-field rules (min ≤ max) apply to
+   * the result, checked under a row lock so concurrent updates cannot combine into a broken config.
+   */
+  async update(input: UpdateAppConfigData): Promise<AppConfigView> {
+    const given = givenFields(input);
+    const fields: FieldErrors = {};
+    for (const field of ['minInvestment', 'maxInvestment'] as const) {
+      const problem = given[field] && moneyProblem(field, given[field]);
+      if (problem) fields[field] = [problem];
+    }
+    const pct = given.minWithdrawalPercentage;
+    if (pct && (pct.lte(0) || pct.gt(HUNDRED))) fields.minWithdrawalPercentage = ['The min withdrawal percentage field must be greater than 0 and at most 100.'];
+
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM app_config WHERE id = ${ID} FOR UPDATE`;
+      const current = await tx.appConfig.findUnique({ where: { id: ID }, select: SELECT });
+      if (!current) {
+        for (const field of REQUIRED_ON_CREATE) if (given[field] === undefined) fields[field] ??= [`The ${label(field)} field is required.`];
+      }
+      const min = given.minInvestment ?? current?.minInvestment;
+      const max = given.maxInvestment ?? current?.maxInvestment;
+      if (min && max && !fields.minInvestment && !fields.maxInvestment && dec(min).gt(dec(max))) {
+        fields.maxInvestment = ['The max investment field must be greater than or equal to the min investment.'];
+      }
+      if (Object.keys(fields).length) throw new ValidationError(fields);
+      const { minInvestment, maxInvestment, minWithdrawalPercentage, ...rest } = given;
+      const data = {
+        ...rest,
+        ...(minInvestment ? { minInvestment: minInvestment.toFixed(2) } : {}),
+        ...(maxInvestment ? { maxInvestment: maxInvestment.toFixed(2) } : {}),
+        ...(minWithdrawalPercentage ? { minWithdrawalPercentage: minWithdrawalPercentage.toFixed(6) } : {}),
+      };
+      if (current) return tx.appConfig.update({ where: { id: ID }, data, select: SELECT });
+      // The required fields were checked above.
+      const complete = { iconOptions: [], badgeOptions: [], colorOptions: [], ...data } as PrismaNs.AppConfigCreateInput;
+      return tx.appConfig.create({ data: { ...complete, id: ID }, select: SELECT });
+    });
+  }
+}
