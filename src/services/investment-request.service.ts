@@ -1,0 +1,219 @@
+import type { AuthUser } from '../context';
+import type { Prisma } from '../db/database';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../errors';
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
+import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus } from '../generated/prisma/enums';
+import { pageWindow, toPage } from '../pagination';
+import { ownerScope, requireInvestor } from './access';
+import { Decimal, HUNDRED, dec, type DecimalInput } from './money';
+import { notify } from './notification.service';
+import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-machine';
+
+type Tx = PrismaNs.TransactionClient;
+
+export interface InvestmentRequestFilterInput {
+  status?: InvestmentRequestStatus | null;
+  unitId?: number | null;
+  investorId?: number | null;
+}
+
+export interface CreateInvestmentRequestData {
+  unitId: number;
+  amount: DecimalInput;
+}
+
+const SELECT = {
+  id: true,
+  unitId: true,
+  investorId: true,
+  amount: true,
+  ownershipPercentage: true,
+  status: true,
+  rejectionReason: true,
+  reviewedAt: true,
+  createdAt: true,
+  updatedAt: true,
+  unit: { select: { id: true, code: true, name: true } },
+} as const;
+
+/** What a transition needs to know about the request. */
+const STATE = {
+  id: true,
+  status: true,
+  unitId: true,
+  investorId: true,
+  amount: true,
+  ownershipPercentage: true,
+  unit: { select: { name: true } },
+  investor: { select: { userId: true } },
+} as const;
+
+interface LockedUnit {
+  status: UnitStatus;
+  available_percentage: DecimalInput;
+}
+
+/** Laravel prints a rule's bound as given: 500, 2500.5. */
+const bound = (d: Decimal) => d.toString();
+
+export class InvestmentRequestService {
+  constructor(private readonly prisma: Prisma) {}
+
+  /** Newest first (created_at, then id, both descending). */
+  async list(user: AuthUser, filter: InvestmentRequestFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
+    const w = pageWindow(page, perPage);
+    const f = filter ?? {};
+    const where = {
+      ...(f.investorId ? { investorId: f.investorId } : {}),
+      ...ownerScope(user),
+      ...(f.status ? { status: f.status } : {}),
+      ...(f.unitId ? { unitId: f.unitId } : {}),
+    };
+    const [rows, total] = await Promise.all([
+      this.prisma.investmentRequest.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
+      this.prisma.investmentRequest.count({ where }),
+    ]);
+    return toPage(rows, total, w);
+  }
+
+  async get(user: AuthUser, id: number) {
+    const row = await this.prisma.investmentRequest.findFirst({ where: { id, ...ownerScope(user) }, select: SELECT });
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  /**
+   * Amount limits and the unit's existence are 422s; a unit that is not AVAILABLE or has too little
+   * left (its available percentage minus every pending request on it) is a 409. The unit row is
+   * locked for the check-and-insert, so concurrent requests can never together oversell it.
+   */
+  async create(user: AuthUser, data: CreateInvestmentRequestData) {
+    const investorId = requireInvestor(user);
+    const amount = dec(data.amount);
+    const [config, unit] = await Promise.all([
+      this.prisma.appConfig.findUnique({ where: { id: 1 }, select: { minInvestment: true, maxInvestment: true } }),
+      this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { totalValue: true, minInvestment: true } }),
+    ]);
+    const fields: FieldErrors = {};
+    if (!unit) fields.unitId = ['The selected unit id is invalid.'];
+    // Without a configuration row only the unit's own minimum applies.
+    const min = Decimal.max(dec(config?.minInvestment ?? 0), dec(unit?.minInvestment ?? 0));
+    const max = config && dec(config.maxInvestment);
+    if (amount.decimalPlaces() > 2) fields.amount = ['The amount field must have 0-2 decimal places.'];
+    else if (amount.lte(0) || amount.lt(min)) fields.amount = [`The amount field must be at least ${bound(Decimal.max(min, '0.01'))}.`];
+    else if (max && amount.gt(max)) fields.amount = [`The amount field must not be greater than ${bound(max)}.`];
+    if (Object.keys(fields).length) throw new ValidationError(fields);
+
+    const percentage = amount.dividedBy(dec(unit!.totalValue)).times(HUNDRED).toDecimalPlaces(6, Decimal.ROUND_DOWN);
+    if (percentage.isZero()) throw ValidationError.field('amount', 'The amount field is too small to buy a share of this unit.');
+
+    return this.prisma.$transaction(async (tx) => {
+      const locked = await lockUnit(tx, data.unitId);
+      const pending = await tx.investmentRequest.aggregate({
+        where: { unitId: data.unitId, status: InvestmentRequestStatus.PENDING },
+        _sum: { ownershipPercentage: true },
+      });
+      const free = dec(locked.available_percentage).minus(dec(pending._sum.ownershipPercentage ?? 0));
+      if (percentage.gt(free)) {
+        throw new ConflictError(
+          `Insufficient availability: ${Decimal.max(free, 0).toFixed(6)}% of this unit is still available (pending requests included); this request needs ${percentage.toFixed(6)}%.`,
+        );
+      }
+      return tx.investmentRequest.create({
+        data: { investorId, unitId: data.unitId, amount: amount.toFixed(2), ownershipPercentage: percentage.toFixed(6) },
+        select: SELECT,
+      });
+    });
+  }
+
+  /**
+   * Admin approval, all or nothing: with the unit row locked, the request must still fit the unit's
+   * available percentage; then the holding grows (or is created), the ledger records the
+   * investment, the unit's availability shrinks (FUNDED at 0) and the investor is notified.
+   */
+  approve(admin: AuthUser, id: number) {
+    return this.prisma.$transaction(async (tx) => {
+      const request = await this.load(tx, admin, id);
+      assertTransition(INVESTMENT_REQUEST, request.status, InvestmentRequestStatus.APPROVED);
+      const unit = await lockUnit(tx, request.unitId);
+      const available = dec(unit.available_percentage);
+      const percentage = dec(request.ownershipPercentage);
+      if (percentage.gt(available)) {
+        throw new ConflictError(`Insufficient availability: ${available.toFixed(6)}% of this unit is available; this request needs ${percentage.toFixed(6)}%.`);
+      }
+      const reviewedAt = new Date();
+      await this.move(tx, request, InvestmentRequestStatus.APPROVED, { reviewedById: admin.id, reviewedAt });
+      const { investorId, unitId } = request;
+      await tx.holding.upsert({
+        where: { investorId_unitId: { investorId, unitId } },
+        create: { investorId, unitId, ownershipPercentage: request.ownershipPercentage, investedAmount: request.amount },
+        update: { ownershipPercentage: { increment: request.ownershipPercentage }, investedAmount: { increment: request.amount } },
+      });
+      await tx.transaction.create({
+        data: {
+          investorId, unitId, type: TransactionType.INVESTMENT, amount: request.amount, investmentRequestId: id, occurredAt: reviewedAt,
+          description: `Investment in ${request.unit.name} (${percentage.toDecimalPlaces(4).toString()} %)`,
+        },
+      });
+      const left = available.minus(percentage);
+      await tx.unit.update({ where: { id: unitId }, data: { availablePercentage: left.toFixed(6), ...(left.isZero() ? { status: UnitStatus.FUNDED } : {}) } });
+      await notify(tx, {
+        userId: request.investor.userId, type: NotificationType.INVESTMENT_REQUEST_REVIEWED, title: 'Investment approved',
+        body: `Your investment of ${dec(request.amount).toFixed(2)} in ${request.unit.name} has been approved.`,
+        data: { investmentRequestId: id, unitId, status: InvestmentRequestStatus.APPROVED },
+      });
+      return tx.investmentRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
+    });
+  }
+
+  /** Admin rejection with a reason, which the investor is told. */
+  reject(admin: AuthUser, id: number, reason: string) {
+    const why = reason.trim();
+    if (!why) throw ValidationError.field('reason', 'The reason field is required.');
+    return this.prisma.$transaction(async (tx) => {
+      const request = await this.load(tx, admin, id);
+      await this.move(tx, request, InvestmentRequestStatus.REJECTED, { rejectionReason: why, reviewedById: admin.id, reviewedAt: new Date() });
+      await notify(tx, {
+        userId: request.investor.userId, type: NotificationType.INVESTMENT_REQUEST_REVIEWED, title: 'Investment request rejected',
+        body: `Your request to invest ${dec(request.amount).toFixed(2)} in ${request.unit.name} was not approved: ${why}`,
+        data: { investmentRequestId: id, unitId: request.unitId, status: InvestmentRequestStatus.REJECTED },
+      });
+      return tx.investmentRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
+    });
+  }
+
+  /** The investor withdraws their own pending request (no notification: they did it themselves). */
+  cancel(user: AuthUser, id: number) {
+    requireInvestor(user);
+    return this.prisma.$transaction(async (tx) => {
+      const request = await this.load(tx, user, id);
+      await this.move(tx, request, InvestmentRequestStatus.CANCELLED, {});
+      return tx.investmentRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
+    });
+  }
+
+  /** A request the user may see (an investor's own; staff any), else 404. */
+  private async load(tx: Tx, user: AuthUser, id: number) {
+    const request = await tx.investmentRequest.findFirst({ where: { id, ...ownerScope(user) }, select: STATE });
+    if (!request) throw new NotFoundError();
+    return request;
+  }
+
+  /** Checked, guarded transition: a concurrent change of the same request is a 409 too. */
+  private async move(tx: Tx, request: { id: number; status: InvestmentRequestStatus }, to: InvestmentRequestStatus, data: PrismaNs.InvestmentRequestUpdateManyMutationInput) {
+    assertTransition(INVESTMENT_REQUEST, request.status, to);
+    assertUpdated(INVESTMENT_REQUEST, await tx.investmentRequest.updateMany({ where: { id: request.id, status: request.status }, data: { ...data, status: to } }));
+  }
+}
+
+/**
+ * SELECT … FOR NO KEY UPDATE on the unit: serialises every change to its availability, without
+ * blocking the key-share locks that inserts referencing the unit take (which deadlocked against
+ * withdrawal creation holding its holding row).
+ */
+async function lockUnit(tx: Tx, unitId: number): Promise<LockedUnit> {
+  const [unit] = await tx.$queryRaw<LockedUnit[]>`SELECT status, available_percentage FROM units WHERE id = ${unitId} FOR NO KEY UPDATE`;
+  if (!unit) throw new NotFoundError();
+  if (unit.status !== UnitStatus.AVAILABLE) throw new ConflictError(`This unit is ${unit.status.toLowerCase()} and not open for investment.`);
+  return unit;
+}

@@ -1,0 +1,117 @@
+import type { AuthUser } from '../context';
+import type { Prisma } from '../db/database';
+import { NotFoundError } from '../errors';
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
+import { NotificationType, PayoutStatus, TransactionType, type PayoutSource } from '../generated/prisma/enums';
+import { pageWindow, toPage } from '../pagination';
+import { ownerScope } from './access';
+import { dec } from './money';
+import { notify } from './notification.service';
+import { PAYOUT, assertTransition, assertUpdated } from './state-machine';
+
+type Tx = PrismaNs.TransactionClient;
+
+export interface PayoutFilterInput {
+  status?: PayoutStatus | null;
+  source?: PayoutSource | null;
+  unitId?: number | null;
+  investorId?: number | null;
+}
+
+const SELECT = {
+  id: true,
+  investorId: true,
+  unit: { select: { id: true, code: true, name: true } },
+  source: true,
+  distributionId: true,
+  withdrawalRequestId: true,
+  amount: true,
+  status: true,
+  reference: true,
+  paidAt: true,
+  createdAt: true,
+} as const;
+
+const STATE = { ...SELECT, unitId: true, investor: { select: { userId: true } } } as const;
+
+/** Guarded PAYOUT transition of a loaded payout; a concurrent change is a 409 as well. */
+async function move(tx: Tx, payout: { id: number; status: PayoutStatus }, to: PayoutStatus, data: PrismaNs.PayoutUpdateManyMutationInput) {
+  assertTransition(PAYOUT, payout.status, to);
+  assertUpdated(PAYOUT, await tx.payout.updateMany({ where: { id: payout.id, status: payout.status }, data: { ...data, status: to } }));
+}
+
+async function load(tx: Tx, payoutId: number) {
+  const payout = await tx.payout.findUnique({ where: { id: payoutId }, select: STATE });
+  if (!payout) throw new NotFoundError();
+  return payout;
+}
+
+/**
+ * Marks a payout PAID (from PENDING or FAILED) inside the caller's transaction: paidAt now, a
+ * PAYOUT ledger entry and a PAYOUT_PAID notification. Completing a withdrawal calls this too.
+ */
+export async function payPayout(tx: Tx, payoutId: number) {
+  const payout = await load(tx, payoutId);
+  const paidAt = new Date();
+  await move(tx, payout, PayoutStatus.PAID, { paidAt });
+  const amount = dec(payout.amount).toFixed(2);
+  await tx.transaction.create({
+    data: {
+      investorId: payout.investorId, unitId: payout.unitId, type: TransactionType.PAYOUT, amount, occurredAt: paidAt,
+      description: `Payout ${payout.reference} · ${payout.unit.name}`,
+      payoutId, distributionId: payout.distributionId, withdrawalRequestId: payout.withdrawalRequestId,
+    },
+  });
+  await notify(tx, {
+    userId: payout.investor.userId, type: NotificationType.PAYOUT_PAID, title: 'Payout sent',
+    body: `${amount} from ${payout.unit.name} (${payout.reference}) has been sent to your bank account.`,
+    data: { payoutId, unitId: payout.unitId, reference: payout.reference },
+  });
+  return tx.payout.findUniqueOrThrow({ where: { id: payoutId }, select: SELECT });
+}
+
+export class PayoutService {
+  constructor(private readonly prisma: Prisma) {}
+
+  /** Newest first (created_at, then id, both descending). */
+  async list(user: AuthUser, filter: PayoutFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
+    const w = pageWindow(page, perPage);
+    const f = filter ?? {};
+    const where = {
+      ...(f.investorId ? { investorId: f.investorId } : {}),
+      ...ownerScope(user),
+      ...(f.status ? { status: f.status } : {}),
+      ...(f.source ? { source: f.source } : {}),
+      ...(f.unitId ? { unitId: f.unitId } : {}),
+    };
+    const [rows, total] = await Promise.all([
+      this.prisma.payout.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
+      this.prisma.payout.count({ where }),
+    ]);
+    return toPage(rows, total, w);
+  }
+
+  async get(user: AuthUser, id: number) {
+    const row = await this.prisma.payout.findFirst({ where: { id, ...ownerScope(user) }, select: SELECT });
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  markPaid(id: number) {
+    return this.prisma.$transaction((tx) => payPayout(tx, id));
+  }
+
+  /** PENDING → FAILED (the bank refused it); the investor is told so they can check their details. */
+  markFailed(id: number) {
+    return this.prisma.$transaction(async (tx) => {
+      const payout = await load(tx, id);
+      await move(tx, payout, PayoutStatus.FAILED, {});
+      await notify(tx, {
+        userId: payout.investor.userId, type: NotificationType.SYSTEM, title: 'Payout failed',
+        body: `${dec(payout.amount).toFixed(2)} from ${payout.unit.name} (${payout.reference}) could not be sent; please check your bank details.`,
+        data: { payoutId: id, unitId: payout.unitId, reference: payout.reference },
+      });
+      return tx.payout.findUniqueOrThrow({ where: { id }, select: SELECT });
+    });
+  }
+}
