@@ -1,0 +1,32 @@
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { Context } from '../context';
+import { CategoryMembership, CategoryMembershipFilter, CreateCategoryMembershipArgs } from '../schema/category-membership.type';
+import { Category } from '../schema/category.type';
+import { Role } from '../schema/enums';
+
+@Resolver(() => CategoryMembership)
+export class CategoryMembershipResolver {
+  @Authorized()
+  @Query(() => [CategoryMembership], { description: 'Category memberships, newest first. Investors see their own; staff see all.' })
+  categoryMemberships(@Arg('filter', () => CategoryMembershipFilter, { nullable: true }) filter: CategoryMembershipFilter | null, @Ctx() ctx: Context) {
+    return ctx.services.categoryMemberships.list(ctx.user!, filter);
+  }
+
+  @Authorized()
+  @Query(() => CategoryMembership)
+  categoryMembership(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.categoryMemberships.get(ctx.user!, id);
+  }
+
+  @Authorized(Role.INVESTOR)
+  @Query(() => [Category], { description: 'Active categories the investor is not an active member of.' })
+  availableCategories(@Ctx() ctx: Context) {
+    return ctx.services.categoryMemberships.available(ctx.user!);
+  }
+
+  @Authorized(Role.INVESTOR)
+  @Mutation(() => CategoryMembership, { description: 'Join an active category (a cancelled membership is reactivated).' })
+  createCategoryMembership(@Args(() => CreateCategoryMembershipArgs) { categoryId }: CreateCategoryMembershipArgs, @Ctx() ctx: Context) {
+    return ctx.services.categoryMemberships.create(ctx.user!, categoryId);
+  }
+}

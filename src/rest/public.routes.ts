@@ -1,0 +1,20 @@
+import { lenientPage } from '../pagination';
+import type { PublicCategoryQueryVariables, PublicUnitQueryVariables, PublicUnitsQueryVariables } from './generated/operations';
+import { idParam, route } from './route';
+import { unitFilter } from './units.routes';
+
+export const publicRoutes = [
+  route<PublicUnitsQueryVariables>({
+    method: 'GET', path: '/public/units', operation: 'PublicUnits', summary: 'Public units', auth: 'guest', envelope: 'paginated',
+    variables: (input) => ({ page: lenientPage(input.query.page), perPage: input.query.per_page, filter: unitFilter(input) }),
+  }),
+  route<PublicUnitQueryVariables>({
+    method: 'GET', path: '/public/units/:id', operation: 'PublicUnit', summary: 'Public unit', auth: 'guest',
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  }),
+  route({ method: 'GET', path: '/public/categories', operation: 'PublicCategories', summary: 'Public categories', auth: 'guest' }),
+  route<PublicCategoryQueryVariables>({
+    method: 'GET', path: '/public/categories/:id', operation: 'PublicCategory', summary: 'Public category', auth: 'guest',
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  }),
+];

@@ -1,0 +1,137 @@
+import type { AuthUser } from '../context';
+import type { Prisma } from '../db/database';
+import { NotFoundError, ValidationError, type FieldErrors } from '../errors';
+import { Prisma as PrismaNs } from '../generated/prisma/client';
+import { UnitStatus } from '../generated/prisma/enums';
+import { isStaff, isUniqueViolation } from './access';
+
+export interface CategoryView {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  icon: string;
+  color: string;
+  isFeatured: boolean;
+  isActive: boolean;
+  unitsCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface CategoryData {
+  name?: string | null;
+  slug?: string | null;
+  description?: string | null;
+  icon?: string | null;
+  color?: string | null;
+  isFeatured?: boolean | null;
+  isActive?: boolean | null;
+}
+
+type CategoryWhere = PrismaNs.CategoryWhereInput;
+
+
+const SELECT = {
+  id: true,
+  name: true,
+  slug: true,
+  description: true,
+  icon: true,
+  color: true,
+  isFeatured: true,
+  isActive: true,
+  createdAt: true,
+  updatedAt: true,
+  // units_count: one filtered relation count in the same statement, no per-row queries.
+  _count: { select: { units: { where: { status: UnitStatus.AVAILABLE } } } },
+} as const;
+
+type Row = Omit<CategoryView, 'unitsCount'> & { _count: { units: number } };
+
+function toView({ _count, ...row }: Row): CategoryView {
+  return { ...row, unitsCount: _count.units };
+}
+
+/** Catalogue order: alphabetical by name (a catalogue, not a feed). */
+const ORDER = [{ name: 'asc' }, { id: 'asc' }] as const;
+
+export class CategoryService {
+  constructor(private readonly prisma: Prisma) {}
+
+  /** Active categories (staff may ask for inactive ones too), alphabetical. */
+  list(user: AuthUser | null, options: { includeInactive?: boolean | null; where?: CategoryWhere } = {}): Promise<CategoryView[]> {
+    const all = options.includeInactive && isStaff(user);
+    return this.prisma.category
+      .findMany({ where: { ...(all ? {} : { isActive: true }), ...options.where }, select: SELECT, orderBy: [...ORDER] })
+      .then((rows) => rows.map(toView));
+  }
+
+  /** Inactive categories are found by staff only; investors and guests get 404. */
+  async get(user: AuthUser | null, id: number): Promise<CategoryView> {
+    const row = await this.prisma.category.findFirst({ where: { id, ...(isStaff(user) ? {} : { isActive: true }) }, select: SELECT });
+    if (!row) throw new NotFoundError();
+    return toView(row);
+  }
+
+  async create(data: CategoryData & { name: string; slug: string; description: string; icon: string; color: string }): Promise<CategoryView> {
+    const fields = clean(data);
+    await this.assertUnique(fields);
+    return this.write(() =>
+      this.prisma.category.create({
+        data: { ...(fields as Required<typeof fields>), isFeatured: data.isFeatured ?? false, isActive: data.isActive ?? true },
+        select: SELECT,
+      }),
+    );
+  }
+
+  /** Only the fields given change; `isActive: false` deactivates (hidden from investors and guests). */
+  async update(id: number, data: CategoryData): Promise<CategoryView> {
+    if (!(await this.prisma.category.findUnique({ where: { id }, select: { id: true } }))) throw new NotFoundError();
+    const fields = clean(data);
+    await this.assertUnique(fields, id);
+    return this.write(() =>
+      this.prisma.category.update({
+        where: { id },
+        data: { ...fields, ...(data.isFeatured != null ? { isFeatured: data.isFeatured } : {}), ...(data.isActive != null ? { isActive: data.isActive } : {}) },
+        select: SELECT,
+      }),
+    );
+  }
+
+  /** name and slug are unique: 422 naming each one taken (by another category). */
+  private async assertUnique(fields: { name?: string; slug?: string }, exceptId?: number): Promise<void> {
+    const or = [...(fields.name ? [{ name: fields.name }] : []), ...(fields.slug ? [{ slug: fields.slug }] : [])];
+    if (!or.length) return;
+    const taken = await this.prisma.category.findMany({ where: { OR: or, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { name: true, slug: true } });
+    const errors: FieldErrors = {};
+    if (fields.name && taken.some((c) => c.name === fields.name)) errors.name = ['The name has already been taken.'];
+    if (fields.slug && taken.some((c) => c.slug === fields.slug)) errors.slug = ['The slug has already been taken.'];
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+  }
+
+  /** A concurrent write that took the name or slug after our check answers the same 422. */
+  private async write(run: () => Promise<Row>): Promise<CategoryView> {
+    try {
+      return toView(await run());
+    } catch (err) {
+      if (isUniqueViolation(err)) throw ValidationError.field('name', 'The name or slug has already been taken.');
+      throw err;
+    }
+  }
+}
+
+/** Trimmed text fields that were given; blank after trimming is a 422 like an empty value. */
+function clean(data: CategoryData): { name?: string; slug?: string; description?: string; icon?: string; color?: string } {
+  const out: Record<string, string> = {};
+  const errors: FieldErrors = {};
+  for (const key of ['name', 'slug', 'description', 'icon', 'color'] as const) {
+    const value = data[key];
+    if (value == null) continue;
+    const trimmed = value.trim();
+    if (!trimmed) errors[key] = [`The ${key} field is required.`];
+    else out[key] = key === 'color' ? trimmed.toUpperCase() : trimmed;
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return out;
+}

@@ -1,0 +1,316 @@
+import type { AuthUser } from '../context';
+import type { Prisma } from '../db/database';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../errors';
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
+import { MembershipStatus, NotificationType, Role, UnitStatus } from '../generated/prisma/enums';
+import { pageWindow, toPage, type Page } from '../pagination';
+import { isStaff, isUniqueViolation } from './access';
+import { HUNDRED, dec, type Decimal, type DecimalInput } from './money';
+import { notify } from './notification.service';
+import { UNIT, assertTransition, assertUpdated } from './state-machine';
+
+export interface UnitFilterInput {
+  categoryId?: number | null;
+  status?: UnitStatus | null;
+  minInvestmentFrom?: DecimalInput | null;
+  minInvestmentTo?: DecimalInput | null;
+  q?: string | null;
+}
+
+export interface UnitData {
+  code?: string | null;
+  name?: string | null;
+  description?: string | null;
+  location?: string | null;
+  categoryId?: number | null;
+  status?: UnitStatus | null;
+  totalValue?: DecimalInput | null;
+  minInvestment?: DecimalInput | null;
+  expectedReturn?: DecimalInput | null;
+  imageUrl?: string | null;
+}
+
+export interface UnitView {
+  id: number;
+  code: string;
+  name: string;
+  description: string;
+  location: string;
+  category: { id: number; name: string; slug: string };
+  status: UnitStatus;
+  totalValue: Decimal;
+  availablePercentage: Decimal;
+  minInvestment: Decimal;
+  expectedReturn: Decimal;
+  currentValue: Decimal;
+  imageUrl: string | null;
+  listedAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  myHolding: { ownershipPercentage: Decimal; investedAmount: Decimal } | null;
+}
+
+/** Who is looking decides which statuses exist: guests never see DRAFT or anything investor-related. */
+type Audience = 'public' | 'investor' | 'staff';
+const ALL = Object.values(UnitStatus);
+const VISIBLE: Record<Audience, { list: UnitStatus[]; byDefault: UnitStatus[]; detail: UnitStatus[] }> = {
+  public: { list: [UnitStatus.AVAILABLE, UnitStatus.FUNDED], byDefault: [UnitStatus.AVAILABLE, UnitStatus.FUNDED], detail: ALL.filter((s) => s !== UnitStatus.DRAFT) },
+  investor: { list: ALL.filter((s) => s !== UnitStatus.DRAFT), byDefault: [UnitStatus.AVAILABLE], detail: ALL.filter((s) => s !== UnitStatus.DRAFT) },
+  staff: { list: ALL, byDefault: [UnitStatus.AVAILABLE], detail: ALL },
+};
+const audienceOf = (user: AuthUser): Audience => (isStaff(user) ? 'staff' : 'investor');
+
+const MAX_MONEY = dec('999999999999.99');
+
+const UNIT_SELECT = {
+  id: true,
+  code: true,
+  name: true,
+  description: true,
+  location: true,
+  status: true,
+  totalValue: true,
+  availablePercentage: true,
+  minInvestment: true,
+  expectedReturn: true,
+  imageUrl: true,
+  listedAt: true,
+  createdAt: true,
+  updatedAt: true,
+  category: { select: { id: true, name: true, slug: true } },
+  valuations: { select: { value: true }, orderBy: { valuedAt: 'desc' }, take: 1 },
+} as const;
+
+type Row = Omit<UnitView, 'currentValue' | 'myHolding'> & { valuations: { value: Decimal }[] };
+type Tx = PrismaNs.TransactionClient;
+
+/** Newest listed first. */
+const ORDER = [{ listedAt: 'desc' }, { id: 'desc' }] as const;
+
+export class UnitService {
+  constructor(private readonly prisma: Prisma) {}
+
+  /** Default: AVAILABLE units only. Investors never see DRAFT; staff may filter on any status. */
+  list(user: AuthUser, filter: UnitFilterInput | null | undefined, page?: number | null, perPage?: number | null): Promise<Page<UnitView>> {
+    return this.page(audienceOf(user), user.investorId, filter, page, perPage);
+  }
+
+  /** Guests: AVAILABLE and FUNDED units, public fields only. */
+  listPublic(filter: UnitFilterInput | null | undefined, page?: number | null, perPage?: number | null): Promise<Page<UnitView>> {
+    return this.page('public', null, filter, page, perPage);
+  }
+
+  /** Any status; DRAFT only for staff (404 otherwise). */
+  get(user: AuthUser, id: number): Promise<UnitView> {
+    return this.one(audienceOf(user), user.investorId, id);
+  }
+
+  /** Guests: anything but DRAFT. */
+  getPublic(id: number): Promise<UnitView> {
+    return this.one('public', null, id);
+  }
+
+  /** The newest AVAILABLE listings (dashboard). */
+  async newest(user: AuthUser, take: number): Promise<UnitView[]> {
+    const rows = await this.prisma.unit.findMany({ where: { status: UnitStatus.AVAILABLE }, select: UNIT_SELECT, orderBy: [...ORDER], take });
+    return this.withHoldings(rows, user.investorId);
+  }
+
+  /** DRAFT (default) or AVAILABLE; a unit created AVAILABLE is announced to the category's members. */
+  async create(data: UnitData & { code: string; name: string; description: string; location: string; categoryId: number; totalValue: DecimalInput; minInvestment: DecimalInput; expectedReturn: DecimalInput }): Promise<UnitView> {
+    const status = data.status ?? UnitStatus.DRAFT;
+    const errors = checkFields(data);
+    if (!errors.totalValue && !errors.minInvestment && dec(data.minInvestment).gt(dec(data.totalValue))) errors.minInvestment = [MIN_ABOVE_TOTAL];
+    if (status !== UnitStatus.DRAFT && status !== UnitStatus.AVAILABLE) errors.status = ['The status field must be draft or available.'];
+    const [codeTaken, category] = await Promise.all([
+      this.prisma.unit.findUnique({ where: { code: data.code }, select: { id: true } }),
+      this.prisma.category.findFirst({ where: { id: data.categoryId, isActive: true }, select: { id: true } }),
+    ]);
+    if (codeTaken) errors.code = ['The code has already been taken.'];
+    if (!category) errors.categoryId = ['The selected category id is invalid.'];
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+
+    return this.uniqueCode(() =>
+      this.prisma.$transaction(async (tx) => {
+        const row = await tx.unit.create({
+          data: {
+            code: data.code,
+            name: data.name.trim(),
+            description: data.description.trim(),
+            location: data.location.trim(),
+            categoryId: data.categoryId,
+            status,
+            totalValue: dec(data.totalValue).toFixed(2),
+            availablePercentage: HUNDRED.toFixed(6),
+            minInvestment: dec(data.minInvestment).toFixed(2),
+            expectedReturn: dec(data.expectedReturn).toFixed(6),
+            imageUrl: data.imageUrl ?? null,
+          },
+          select: UNIT_SELECT,
+        });
+        if (status === UnitStatus.AVAILABLE) await announce(tx, row);
+        return toView(row, null);
+      }),
+    );
+  }
+
+  /**
+   * Only the fields given change. A status change follows UNIT (409 otherwise) with a guarded
+   * write; the first listing (DRAFT → AVAILABLE) stamps listedAt and notifies the members.
+   */
+  async update(id: number, data: UnitData): Promise<UnitView> {
+    const errors = checkFields(data);
+    if (data.categoryId != null && !(await this.prisma.category.findFirst({ where: { id: data.categoryId, isActive: true }, select: { id: true } }))) {
+      errors.categoryId = ['The selected category id is invalid.'];
+    }
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+
+    return this.prisma.$transaction(async (tx) => {
+      const current = await tx.unit.findUnique({ where: { id }, select: { status: true, totalValue: true, minInvestment: true } });
+      if (!current) throw new NotFoundError();
+      const to = data.status ?? current.status;
+      if (to !== current.status) assertTransition(UNIT, current.status, to);
+      if (data.totalValue != null && !dec(data.totalValue).equals(current.totalValue) && current.status !== UnitStatus.DRAFT) {
+        throw new ConflictError('The total value of a listed unit cannot change; record a valuation instead.');
+      }
+      const totalValue = data.totalValue == null ? current.totalValue : dec(data.totalValue);
+      if (dec(data.minInvestment ?? current.minInvestment).gt(totalValue)) throw ValidationError.field('minInvestment', MIN_ABOVE_TOTAL);
+      const listing = current.status === UnitStatus.DRAFT && to === UnitStatus.AVAILABLE;
+      const result = await tx.unit.updateMany({
+        where: { id, status: current.status },
+        data: {
+          ...(data.name != null ? { name: data.name.trim() } : {}),
+          ...(data.description != null ? { description: data.description.trim() } : {}),
+          ...(data.location != null ? { location: data.location.trim() } : {}),
+          ...(data.categoryId != null ? { categoryId: data.categoryId } : {}),
+          ...(data.totalValue != null ? { totalValue: totalValue.toFixed(2) } : {}),
+          ...(data.minInvestment != null ? { minInvestment: dec(data.minInvestment).toFixed(2) } : {}),
+          ...(data.expectedReturn != null ? { expectedReturn: dec(data.expectedReturn).toFixed(6) } : {}),
+          ...(data.imageUrl !== undefined ? { imageUrl: data.imageUrl } : {}),
+          status: to,
+          ...(listing ? { listedAt: new Date() } : {}),
+        },
+      });
+      assertUpdated(UNIT, result);
+      const row = await tx.unit.findUniqueOrThrow({ where: { id }, select: UNIT_SELECT });
+      if (listing) await announce(tx, row);
+      return toView(row, null);
+    });
+  }
+
+  /** One point of the valuation history; at most one per unit and moment (409 for a duplicate). */
+  async recordValuation(unitId: number, value: DecimalInput, valuedAt: Date) {
+    const errors: FieldErrors = {};
+    if (!isMoney(dec(value))) errors.value = ['The value field must be greater than 0, with at most 2 decimal places.'];
+    if (valuedAt > new Date()) errors.valuedAt = ['The valued at field must be a date before or equal to now.'];
+    if (!(await this.prisma.unit.findUnique({ where: { id: unitId }, select: { id: true } }))) errors.unitId = ['The selected unit id is invalid.'];
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    const duplicate = () => new ConflictError('This unit already has a valuation at that moment.');
+    if (await this.prisma.unitValuation.findUnique({ where: { unitId_valuedAt: { unitId, valuedAt } }, select: { id: true } })) throw duplicate();
+    try {
+      return await this.prisma.unitValuation.create({ data: { unitId, value: dec(value).toFixed(2), valuedAt } });
+    } catch (err) {
+      throw isUniqueViolation(err) ? duplicate() : err;
+    }
+  }
+
+  private async page(audience: Audience, investorId: number | null, filter: UnitFilterInput | null | undefined, page?: number | null, perPage?: number | null): Promise<Page<UnitView>> {
+    const w = pageWindow(page, perPage);
+    const where = listWhere(audience, filter ?? {});
+    const [rows, total] = await Promise.all([
+      this.prisma.unit.findMany({ where, select: UNIT_SELECT, orderBy: [...ORDER], skip: w.skip, take: w.take }),
+      this.prisma.unit.count({ where }),
+    ]);
+    return toPage(await this.withHoldings(rows, investorId), total, w);
+  }
+
+  private async one(audience: Audience, investorId: number | null, id: number): Promise<UnitView> {
+    const row = await this.prisma.unit.findFirst({ where: { id, status: { in: VISIBLE[audience].detail } }, select: UNIT_SELECT });
+    if (!row) throw new NotFoundError();
+    const [view] = await this.withHoldings([row], investorId);
+    return view;
+  }
+
+  /** myHolding for a page of units: one query for all of them (investors only; null otherwise). */
+  private async withHoldings(rows: Row[], investorId: number | null): Promise<UnitView[]> {
+    if (investorId === null || rows.length === 0) return rows.map((r) => toView(r, null));
+    const holdings = await this.prisma.holding.findMany({
+      where: { investorId, unitId: { in: rows.map((r) => r.id) }, ownershipPercentage: { gt: 0 } },
+      select: { unitId: true, ownershipPercentage: true, investedAmount: true },
+    });
+    const byUnit = new Map(holdings.map(({ unitId, ...h }) => [unitId, h]));
+    return rows.map((r) => toView(r, byUnit.get(r.id) ?? null));
+  }
+
+  /** A concurrent create that took the code after our check answers the same 422. */
+  private async uniqueCode<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw ValidationError.field('code', 'The code has already been taken.');
+      throw err;
+    }
+  }
+}
+
+function toView({ valuations, ...row }: Row, myHolding: UnitView['myHolding']): UnitView {
+  return { ...row, currentValue: valuations[0]?.value ?? row.totalValue, myHolding };
+}
+
+function listWhere(audience: Audience, f: UnitFilterInput): PrismaNs.UnitWhereInput {
+  const errors: FieldErrors = {};
+  const from = f.minInvestmentFrom == null ? null : dec(f.minInvestmentFrom);
+  const to = f.minInvestmentTo == null ? null : dec(f.minInvestmentTo);
+  if (from?.isNegative()) errors.minInvestmentFrom = ['The min investment from field must be at least 0.'];
+  if (to?.isNegative()) errors.minInvestmentTo = ['The min investment to field must be at least 0.'];
+  else if (from && to && to.lt(from)) errors.minInvestmentTo = ['The min investment to field must be greater than or equal to min investment from.'];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  const q = f.q?.trim();
+  const visible = VISIBLE[audience];
+  return {
+    // A status the audience may not see simply matches nothing.
+    status: { in: f.status ? visible.list.filter((s) => s === f.status) : visible.byDefault },
+    ...(f.categoryId ? { categoryId: f.categoryId } : {}),
+    ...(from || to ? { minInvestment: { ...(from ? { gte: from.toFixed(2) } : {}), ...(to ? { lte: to.toFixed(2) } : {}) } } : {}),
+    ...(q
+      ? { OR: (['name', 'code', 'location'] as const).map((field) => ({ [field]: { contains: q, mode: 'insensitive' as const } })) }
+      : {}),
+  };
+}
+
+const isMoney = (v: Decimal) => v.gt(0) && v.lte(MAX_MONEY) && v.decimalPlaces() <= 2;
+
+const MIN_ABOVE_TOTAL = 'The min investment field must not be greater than the total value.';
+
+/** Rules of each field given (create gives them all); the cross-field rule is the caller's. */
+function checkFields(data: UnitData): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const key of ['code', 'name', 'description', 'location'] as const) {
+    if (data[key] != null && !data[key].trim()) errors[key] = [`The ${key} field is required.`];
+  }
+  if (data.totalValue != null && !isMoney(dec(data.totalValue))) errors.totalValue = ['The total value field must be greater than 0, with at most 2 decimal places.'];
+  if (data.minInvestment != null && !isMoney(dec(data.minInvestment))) errors.minInvestment = ['The min investment field must be greater than 0, with at most 2 decimal places.'];
+  if (data.expectedReturn != null) {
+    const r = dec(data.expectedReturn);
+    if (r.isNegative() || r.gt(HUNDRED) || r.decimalPlaces() > 6) errors.expectedReturn = ['The expected return field must be between 0 and 100, with at most 6 decimal places.'];
+  }
+  return errors;
+}
+
+/** NEW_UNIT_IN_CATEGORY to every ACTIVE member of the unit's category, in the listing's transaction. */
+async function announce(tx: Tx, unit: Row): Promise<void> {
+  const members = await tx.categoryMembership.findMany({
+    where: { categoryId: unit.category.id, status: MembershipStatus.ACTIVE, investor: { user: { deletedAt: null, role: Role.INVESTOR } } },
+    select: { investor: { select: { userId: true } } },
+    orderBy: { id: 'asc' },
+  });
+  for (const { investor } of members) {
+    await notify(tx, {
+      userId: investor.userId,
+      type: NotificationType.NEW_UNIT_IN_CATEGORY,
+      title: `New in ${unit.category.name}`,
+      body: `${unit.name} is now open for investment.`,
+      data: { unitId: unit.id, categoryId: unit.category.id },
+    });
+  }
+}
