@@ -1,6 +1,15 @@
-import { Arg, Args, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../context';
-import { Distribution, DistributionFilter, DistributionPage } from '../schema/distribution.type';
+import {
+  DeclareDistributionInput,
+  Distribution,
+  DistributionDeclarationDetail,
+  DistributionDeclarationFilter,
+  DistributionDeclarationPage,
+  DistributionFilter,
+  DistributionPage,
+} from '../schema/distribution.type';
+import { Role } from '../schema/enums';
 import { PageArgs } from '../schema/pagination.type';
 
 @Resolver(() => Distribution)
@@ -15,5 +24,45 @@ export class DistributionResolver {
   @Query(() => Distribution)
   distribution(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.get(ctx.user!, id);
+  }
+
+  @Authorized(Role.ADMIN, Role.ANALYST)
+  @Query(() => DistributionDeclarationPage, { description: 'Staff: distribution declarations, newest first.' })
+  distributionDeclarations(
+    @Args(() => PageArgs) { page, perPage }: PageArgs,
+    @Arg('filter', () => DistributionDeclarationFilter, { nullable: true }) filter: DistributionDeclarationFilter | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.distributions.listDeclarations(filter, page, perPage);
+  }
+
+  @Authorized(Role.ADMIN, Role.ANALYST)
+  @Query(() => DistributionDeclarationDetail, { description: "Staff: one declaration with its holders' distributions." })
+  distributionDeclaration(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.distributions.getDeclaration(id);
+  }
+
+  @Authorized(Role.ADMIN)
+  @Mutation(() => DistributionDeclarationDetail, { description: "Declare a unit's profit for a period: one PENDING distribution per current holder." })
+  declareDistribution(@Arg('input', () => DeclareDistributionInput) input: DeclareDistributionInput, @Ctx() ctx: Context) {
+    return ctx.services.distributions.declare(ctx.user!, input);
+  }
+
+  @Authorized(Role.ADMIN)
+  @Mutation(() => DistributionDeclarationDetail, { description: 'PENDING → APPROVED.' })
+  approveDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
+    return ctx.services.distributions.approve(id);
+  }
+
+  @Authorized(Role.ADMIN)
+  @Mutation(() => DistributionDeclarationDetail, { description: 'APPROVED → DISTRIBUTED: a PENDING payout and a ledger row per holder, who is notified.' })
+  distributeDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
+    return ctx.services.distributions.distribute(id);
+  }
+
+  @Authorized(Role.ADMIN)
+  @Mutation(() => DistributionDeclarationDetail, { description: 'PENDING | APPROVED → CANCELLED.' })
+  cancelDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
+    return ctx.services.distributions.cancel(id);
   }
 }

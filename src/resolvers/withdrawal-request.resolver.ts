@@ -1,7 +1,8 @@
-import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../context';
 import { Role } from '../schema/enums';
 import { PageArgs } from '../schema/pagination.type';
+import { RejectArgs } from '../schema/review.type';
 import { CreateWithdrawalRequestInput, WithdrawalRequest, WithdrawalRequestFilter, WithdrawalRequestPage } from '../schema/withdrawal-request.type';
 
 @Resolver(() => WithdrawalRequest)
@@ -16,5 +17,29 @@ export class WithdrawalRequestResolver {
   @Mutation(() => WithdrawalRequest, { description: 'Ask to withdraw part of a holding; pending requests count against it.' })
   createWithdrawalRequest(@Arg('input', () => CreateWithdrawalRequestInput) input: CreateWithdrawalRequestInput, @Ctx() ctx: Context) {
     return ctx.services.withdrawalRequests.create(ctx.user!, input);
+  }
+
+  @Authorized(Role.ADMIN)
+  @Mutation(() => WithdrawalRequest, { description: 'PENDING → APPROVED: the share returns to the unit and a PENDING payout at its current value is created.' })
+  approveWithdrawalRequest(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.withdrawalRequests.approve(ctx.user!, id);
+  }
+
+  @Authorized(Role.ADMIN)
+  @Mutation(() => WithdrawalRequest, { description: 'PENDING → REJECTED, with a reason shown to the investor.' })
+  rejectWithdrawalRequest(@Args(() => RejectArgs) { id, reason }: RejectArgs, @Ctx() ctx: Context) {
+    return ctx.services.withdrawalRequests.reject(ctx.user!, id, reason);
+  }
+
+  @Authorized(Role.ADMIN)
+  @Mutation(() => WithdrawalRequest, { description: 'APPROVED → COMPLETED: the money was sent; the payout becomes PAID.' })
+  completeWithdrawalRequest(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.withdrawalRequests.complete(id);
+  }
+
+  @Authorized(Role.INVESTOR)
+  @Mutation(() => WithdrawalRequest, { description: 'PENDING → CANCELLED, by the investor who asked.' })
+  cancelWithdrawalRequest(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.withdrawalRequests.cancel(ctx.user!, id);
   }
 }

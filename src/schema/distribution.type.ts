@@ -50,3 +50,66 @@ export class DistributionFilter {
   @Min(1, { message: 'The investor id field must be at least 1.' })
   investorId?: number | null;
 }
+
+@ObjectType({ description: 'A unit-level profit declaration for one period; it fans out into one Distribution per holder.' })
+export class DistributionDeclaration {
+  @Field(() => Int) id: number;
+  @Field(() => Int) unitId: number;
+  @Field(() => String) unitName: string;
+  @Field(() => String, { description: 'Quarter, e.g. "2026-Q1".' }) period: string;
+  @Field(() => DistributionType) type: DistributionType;
+  @Field(() => DecimalScalar, { description: 'The whole amount declared for the unit.' }) grossAmount: Decimal;
+  @Field(() => DecimalScalar, { description: 'A fraction: 0.08 = 8 %.' }) feeRate: Decimal;
+  @Field(() => DecimalScalar, { description: "Sum of the holders' fees." }) fees: Decimal;
+  @Field(() => DecimalScalar, { description: "Sum of the holders' net amounts." }) netAmount: Decimal;
+  @Field(() => DecimalScalar, { description: 'The unsold share of the gross, kept by the platform.' }) retainedAmount: Decimal;
+  @Field(() => DistributionStatus) status: DistributionStatus;
+  @Field(() => Int, { description: 'Holders the declaration fanned out to.' }) holdersCount: number;
+  @Field(() => Int, { nullable: true }) declaredById: number | null;
+  @Field(() => Date, { nullable: true }) approvedAt: Date | null;
+  @Field(() => Date, { nullable: true }) distributedAt: Date | null;
+  @Field(() => Date) createdAt: Date;
+  @Field(() => Date) updatedAt: Date;
+}
+
+@ObjectType({ description: "A declaration with its holders' distributions." })
+export class DistributionDeclarationDetail extends DistributionDeclaration {
+  @Field(() => [Distribution], { description: 'One per holder, in holding order.' }) distributions: Distribution[];
+}
+
+@ObjectType()
+export class DistributionDeclarationPage extends Paginated(DistributionDeclaration) {}
+
+@InputType()
+export class DistributionDeclarationFilter {
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(1, { message: 'The unit id field must be at least 1.' })
+  unitId?: number | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Matches(PERIOD_RULE, { message: 'The period field must be a quarter such as 2026-Q1.' })
+  period?: string | null;
+
+  @Field(() => DistributionStatus, { nullable: true }) status?: DistributionStatus | null;
+}
+
+@InputType()
+export class DeclareDistributionInput {
+  @Field(() => Int)
+  @Min(1, { message: 'The unit id field must be at least 1.' })
+  unitId: number;
+
+  @Field(() => String)
+  @Matches(PERIOD_RULE, { message: 'The period field must be a quarter such as 2026-Q1.' })
+  period: string;
+
+  @Field(() => DistributionType) type: DistributionType;
+
+  @Field(() => DecimalScalar, { description: 'Amount for the whole unit (> 0, cents).' })
+  grossAmount: Decimal;
+
+  @Field(() => DecimalScalar, { description: 'Management fee as a fraction, 0 ≤ rate < 1, up to 6 places.' })
+  feeRate: Decimal;
+}

@@ -22,6 +22,8 @@ export class WithdrawalRequest {
   @Field(() => String) reason: string;
   @Field(() => WithdrawalRequestStatus) status: WithdrawalRequestStatus;
   @Field(() => String, { nullable: true }) rejectionReason: string | null;
+  @Field(() => Date, { nullable: true }) reviewedAt: Date | null;
+  @Field(() => Date, { nullable: true }) completedAt: Date | null;
   @Field(() => Date) createdAt: Date;
   @Field(() => Date) updatedAt: Date;
   @Field(() => UnitRef) unit: UnitRef;
@@ -59,3 +61,4 @@ export class CreateWithdrawalRequestInput {
   @MaxLength(1000, { message: 'The reason field must not be greater than 1000 characters.' })
   reason: string;
 }
+

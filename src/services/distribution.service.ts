@@ -1,10 +1,13 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
-import { NotFoundError, ValidationError } from '../errors';
-import type { DistributionStatus, DistributionType } from '../generated/prisma/enums';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../errors';
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
+import { DistributionStatus, NotificationType, PayoutSource, TransactionType, type DistributionType } from '../generated/prisma/enums';
 import { pageWindow, toPage, type Page } from '../pagination';
 import { ownerScope } from './access';
-import type { Decimal } from './money';
+import { allocate, cents, dec, sum, type Decimal, type DecimalInput } from './money';
+import { notify } from './notification.service';
+import { DISTRIBUTION, assertTransition, assertUpdated } from './state-machine';
 
 export interface DistributionFilterInput {
   status?: DistributionStatus | null;
@@ -32,7 +35,30 @@ export interface DistributionView {
   createdAt: Date;
 }
 
+export interface DeclarationFilterInput {
+  unitId?: number | null;
+  period?: string | null;
+  status?: DistributionStatus | null;
+}
+
+export interface DeclareDistributionData {
+  unitId: number;
+  period: string;
+  type: DistributionType;
+  grossAmount: DecimalInput;
+  feeRate: DecimalInput;
+}
+
 const DAY_MS = 86_400_000;
+/** Decimal(14, 2): the largest amount a money column holds. */
+const MAX_MONEY = dec('999999999999.99');
+
+const TYPE_LABEL: Record<DistributionType, string> = {
+  RENTAL_INCOME: 'Rental income',
+  CAPITAL_GAIN: 'Capital gain',
+  DIVIDEND: 'Dividend',
+  INTEREST: 'Interest',
+};
 
 const SELECT = {
   id: true,
@@ -54,6 +80,54 @@ type Row = Omit<DistributionView, 'unitName'> & { unit: { name: string } };
 
 function toView({ unit, ...row }: Row): DistributionView {
   return { ...row, unitName: unit.name };
+}
+
+const DECLARATION_SELECT = {
+  id: true,
+  unitId: true,
+  period: true,
+  type: true,
+  grossAmount: true,
+  feeRate: true,
+  fees: true,
+  netAmount: true,
+  retainedAmount: true,
+  status: true,
+  declaredById: true,
+  approvedAt: true,
+  distributedAt: true,
+  createdAt: true,
+  updatedAt: true,
+  unit: { select: { name: true } },
+  _count: { select: { distributions: true } },
+} as const;
+
+type Tx = PrismaNs.TransactionClient;
+type DeclarationRow = PrismaNs.DistributionDeclarationGetPayload<{ select: typeof DECLARATION_SELECT }>;
+
+function toDeclarationView({ unit, _count, ...row }: DeclarationRow) {
+  return { ...row, unitName: unit.name, holdersCount: _count.distributions };
+}
+
+async function declarationDetail(db: Tx | Prisma, id: number) {
+  const [row, rows] = await Promise.all([
+    db.distributionDeclaration.findUnique({ where: { id }, select: DECLARATION_SELECT }),
+    db.distribution.findMany({ where: { declarationId: id }, select: SELECT, orderBy: { id: 'asc' } }),
+  ]);
+  if (!row) throw new NotFoundError();
+  return { ...toDeclarationView(row), distributions: rows.map(toView) };
+}
+
+/**
+ * A declaration transition, mirrored on its holders' rows: the guarded write on the declaration
+ * makes a concurrent transition a 409, and the rows follow in the same transaction.
+ */
+async function moveDeclaration(tx: Tx, id: number, to: DistributionStatus, data: { approvedAt?: Date; distributedAt?: Date } = {}) {
+  const row = await tx.distributionDeclaration.findUnique({ where: { id }, select: { status: true } });
+  if (!row) throw new NotFoundError();
+  assertTransition(DISTRIBUTION, row.status, to);
+  assertUpdated(DISTRIBUTION, await tx.distributionDeclaration.updateMany({ where: { id, status: row.status }, data: { ...data, status: to } }));
+  await tx.distribution.updateMany({ where: { declarationId: id, status: row.status }, data: { status: to, distributedAt: data.distributedAt } });
 }
 
 export class DistributionService {
@@ -86,5 +160,133 @@ export class DistributionService {
     const row = await this.prisma.distribution.findFirst({ where: { id, ...ownerScope(user) }, select: SELECT });
     if (!row) throw new NotFoundError();
     return toView(row);
+  }
+
+  /** Staff: declarations, newest first (created_at, then id, both descending). */
+  async listDeclarations(filter: DeclarationFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
+    const w = pageWindow(page, perPage);
+    const f = filter ?? {};
+    const where = { ...(f.unitId ? { unitId: f.unitId } : {}), ...(f.period ? { period: f.period } : {}), ...(f.status ? { status: f.status } : {}) };
+    const [rows, total] = await Promise.all([
+      this.prisma.distributionDeclaration.findMany({ where, select: DECLARATION_SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
+      this.prisma.distributionDeclaration.count({ where }),
+    ]);
+    return toPage(rows.map(toDeclarationView), total, w);
+  }
+
+  getDeclaration(id: number) {
+    return declarationDetail(this.prisma, id);
+  }
+
+  /**
+   * Declares a unit's profit for a period and fans it out to the current holders: the gross is
+   * allocated over [each holder's %, the unit's unsold %] so the parts sum exactly to the gross; the
+   * unsold part is retained. Each holder's fee is rounded to the cent and net = gross − fee. The unit
+   * row is locked, so holdings cannot move (and no twin declaration can slip in) meanwhile.
+   */
+  async declare(user: AuthUser, data: DeclareDistributionData) {
+    const gross = dec(data.grossAmount);
+    const feeRate = dec(data.feeRate);
+    const fields: FieldErrors = {};
+    if (gross.lte(0) || gross.gt(MAX_MONEY) || gross.decimalPlaces() > 2) {
+      fields.grossAmount = [`The gross amount field must be between 0.01 and ${MAX_MONEY.toFixed(2)}, with at most 2 decimal places.`];
+    }
+    if (feeRate.lt(0) || feeRate.gte(1) || feeRate.decimalPlaces() > 6) {
+      fields.feeRate = ['The fee rate field must be at least 0 and less than 1, with at most 6 decimal places.'];
+    }
+    if (!(await this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { id: true } }))) fields.unitId = ['The selected unit id is invalid.'];
+    if (Object.keys(fields).length) throw new ValidationError(fields);
+
+    return this.prisma.$transaction(async (tx) => {
+      const [unit] = await tx.$queryRaw<{ available_percentage: DecimalInput }[]>`
+        SELECT available_percentage FROM units WHERE id = ${data.unitId} FOR NO KEY UPDATE`;
+      const twin = await tx.distributionDeclaration.findUnique({
+        where: { unitId_period_type: { unitId: data.unitId, period: data.period, type: data.type } },
+        select: { id: true },
+      });
+      if (twin) throw new ConflictError(`A ${TYPE_LABEL[data.type].toLowerCase()} distribution for this unit and ${data.period} has already been declared.`);
+      const holders = await tx.holding.findMany({
+        where: { unitId: data.unitId, ownershipPercentage: { gt: 0 } },
+        select: { investorId: true, ownershipPercentage: true },
+        orderBy: { id: 'asc' },
+      });
+      if (holders.length === 0) throw new ConflictError('This unit has no holders to distribute to.');
+
+      const parts = allocate(gross, [...holders.map((h) => h.ownershipPercentage), unit.available_percentage]);
+      const shares = holders.map((h, i) => {
+        const fee = cents(parts[i].times(feeRate));
+        return { ...h, gross: parts[i], fee, net: parts[i].minus(fee) };
+      });
+      const declaration = await tx.distributionDeclaration.create({
+        data: {
+          unitId: data.unitId, period: data.period, type: data.type, grossAmount: gross.toFixed(2), feeRate: feeRate.toFixed(6),
+          fees: sum(shares.map((s) => s.fee)).toFixed(2), netAmount: sum(shares.map((s) => s.net)).toFixed(2),
+          retainedAmount: parts[parts.length - 1].toFixed(2), declaredById: user.id,
+        },
+        select: { id: true },
+      });
+      await tx.distribution.createMany({
+        data: shares.map((s) => ({
+          declarationId: declaration.id, investorId: s.investorId, unitId: data.unitId, period: data.period, type: data.type,
+          ownershipPercentage: s.ownershipPercentage, grossAmount: s.gross.toFixed(2), fees: s.fee.toFixed(2), netAmount: s.net.toFixed(2),
+        })),
+      });
+      return declarationDetail(tx, declaration.id);
+    });
+  }
+
+  /** PENDING → APPROVED. */
+  approve(id: number) {
+    return this.prisma.$transaction(async (tx) => {
+      await moveDeclaration(tx, id, DistributionStatus.APPROVED, { approvedAt: new Date() });
+      return declarationDetail(tx, id);
+    });
+  }
+
+  /** PENDING | APPROVED → CANCELLED. */
+  cancel(id: number) {
+    return this.prisma.$transaction(async (tx) => {
+      await moveDeclaration(tx, id, DistributionStatus.CANCELLED);
+      return declarationDetail(tx, id);
+    });
+  }
+
+  /**
+   * APPROVED → DISTRIBUTED: every holder with a net amount gets a PENDING payout of it, the
+   * DISTRIBUTION ledger row for it and a notification, written in bulk. A holder whose net share
+   * rounds to 0.00 receives nothing, so gets no payout, ledger row or notification.
+   */
+  distribute(id: number) {
+    return this.prisma.$transaction(async (tx) => {
+      const now = new Date();
+      await moveDeclaration(tx, id, DistributionStatus.DISTRIBUTED, { distributedAt: now });
+      const rows = await tx.distribution.findMany({
+        where: { declarationId: id, netAmount: { gt: 0 } },
+        select: { id: true, investorId: true, unitId: true, period: true, type: true, netAmount: true, unit: { select: { name: true } }, investor: { select: { userId: true } } },
+        orderBy: { id: 'asc' },
+      });
+      const payouts = await tx.payout.createManyAndReturn({
+        data: rows.map((r) => ({ investorId: r.investorId, unitId: r.unitId, source: PayoutSource.DISTRIBUTION, distributionId: r.id, amount: r.netAmount, reference: `PO-D-${r.id}` })),
+        select: { id: true, distributionId: true },
+      });
+      const payoutOf = new Map(payouts.map((p) => [p.distributionId!, p.id]));
+      await tx.transaction.createMany({
+        data: rows.map((r) => ({
+          investorId: r.investorId, unitId: r.unitId, type: TransactionType.DISTRIBUTION, amount: r.netAmount,
+          description: `${TYPE_LABEL[r.type]} ${r.period} · ${r.unit.name}`, distributionId: r.id, payoutId: payoutOf.get(r.id), occurredAt: now,
+        })),
+      });
+      await notify(
+        tx,
+        ...rows.map((r) => ({
+          userId: r.investor.userId,
+          type: NotificationType.DISTRIBUTION_DISTRIBUTED,
+          title: `${TYPE_LABEL[r.type]} paid`,
+          body: `${dec(r.netAmount).toFixed(2)} from ${r.unit.name} for ${r.period} has been paid out.`,
+          data: { distributionId: r.id, payoutId: payoutOf.get(r.id) ?? null, unitId: r.unitId, period: r.period },
+        })),
+      );
+      return declarationDetail(tx, id);
+    });
   }
 }

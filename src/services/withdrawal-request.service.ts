@@ -1,10 +1,14 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
-import { ConflictError, ValidationError } from '../errors';
-import { WithdrawalRequestStatus } from '../generated/prisma/enums';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
+import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { pageWindow, toPage } from '../pagination';
 import { ownerScope, requireInvestor } from './access';
 import { HUNDRED, cents, dec, type DecimalInput } from './money';
+import { notify } from './notification.service';
+import { payPayout } from './payout.service';
+import { WITHDRAWAL_REQUEST, assertTransition, assertUpdated } from './state-machine';
 
 export interface WithdrawalRequestFilterInput {
   status?: WithdrawalRequestStatus | null;
@@ -27,14 +31,48 @@ const SELECT = {
   reason: true,
   status: true,
   rejectionReason: true,
+  reviewedAt: true,
+  completedAt: true,
   createdAt: true,
   updatedAt: true,
   unit: { select: { id: true, code: true, name: true } },
 } as const;
 
 interface LockedHolding {
+  id: number;
   ownership_percentage: DecimalInput;
   invested_amount: DecimalInput;
+}
+
+type Tx = PrismaNs.TransactionClient;
+
+/** The request a transition starts from, with what its side effects need. */
+async function loadRequest(tx: Tx, id: number, where: { investorId?: number } = {}) {
+  const row = await tx.withdrawalRequest.findFirst({
+    where: { id, ...where },
+    select: { id: true, status: true, investorId: true, unitId: true, ownershipPercentage: true, investedAmount: true, investor: { select: { userId: true } }, unit: { select: { name: true } } },
+  });
+  if (!row) throw new NotFoundError();
+  return row;
+}
+
+type RequestRow = Awaited<ReturnType<typeof loadRequest>>;
+
+/** Guarded status write: only from the status the caller checked, so a concurrent transition is a 409. */
+async function move(tx: Tx, row: RequestRow, to: WithdrawalRequestStatus, data: PrismaNs.WithdrawalRequestUpdateManyMutationInput = {}) {
+  assertTransition(WITHDRAWAL_REQUEST, row.status, to);
+  assertUpdated(WITHDRAWAL_REQUEST, await tx.withdrawalRequest.updateMany({ where: { id: row.id, status: row.status }, data: { ...data, status: to } }));
+}
+
+async function notifyReviewed(tx: Tx, row: RequestRow, status: WithdrawalRequestStatus, reason?: string) {
+  const label = status.toLowerCase();
+  await notify(tx, {
+    userId: row.investor.userId,
+    type: NotificationType.WITHDRAWAL_REQUEST_REVIEWED,
+    title: `Withdrawal ${label}`,
+    body: `Your request to withdraw ${dec(row.ownershipPercentage).toFixed(6)} % of ${row.unit.name} was ${label}.${reason ? ` Reason: ${reason}` : ''}`,
+    data: { withdrawalRequestId: row.id, unitId: row.unitId, status },
+  });
 }
 
 export class WithdrawalRequestService {
@@ -94,6 +132,100 @@ export class WithdrawalRequestService {
         data: { investorId, unitId: data.unitId, ownershipPercentage: percentage.toFixed(6), investedAmount: investedAmount.toFixed(2), reason },
         select: SELECT,
       });
+    });
+  }
+
+  /**
+   * PENDING → APPROVED. The share goes back to the unit and is paid out at its current value: with
+   * the unit and the holding locked, the holding shrinks by the request's percentage and invested
+   * amount (deleted at zero), the unit's availability grows (a FUNDED unit is AVAILABLE again), a
+   * PENDING payout of pct × latest valuation / 100 and its WITHDRAWAL ledger row are written, and
+   * the investor is notified — all or nothing.
+   */
+  approve(reviewer: AuthUser, id: number) {
+    return this.prisma.$transaction(async (tx) => {
+      const row = await loadRequest(tx, id);
+      await move(tx, row, WithdrawalRequestStatus.APPROVED, { reviewedById: reviewer.id, reviewedAt: new Date() });
+
+      const pct = dec(row.ownershipPercentage);
+      const invested = dec(row.investedAmount);
+      // Unit before holding, the order every availability change locks in, so none can deadlock;
+      // NO KEY UPDATE leaves the unit open to inserts that merely reference it.
+      const [{ status: unitStatus }] = await tx.$queryRaw<{ status: UnitStatus }[]>`SELECT status FROM units WHERE id = ${row.unitId} FOR NO KEY UPDATE`;
+      const [holding] = await tx.$queryRaw<LockedHolding[]>`
+        SELECT id, ownership_percentage, invested_amount FROM holdings
+        WHERE investor_id = ${row.investorId} AND unit_id = ${row.unitId} FOR UPDATE`;
+      const heldPct = dec(holding?.ownership_percentage ?? 0);
+      const heldInvested = dec(holding?.invested_amount ?? 0);
+      if (!holding || pct.gt(heldPct) || invested.gt(heldInvested)) {
+        throw new ConflictError(`The holding no longer covers this withdrawal: ${heldPct.toFixed(6)}% is held, ${pct.toFixed(6)}% was requested.`);
+      }
+      const restPct = heldPct.minus(pct);
+      if (restPct.isZero()) await tx.holding.delete({ where: { id: holding.id } });
+      else await tx.holding.update({ where: { id: holding.id }, data: { ownershipPercentage: restPct.toFixed(6), investedAmount: heldInvested.minus(invested).toFixed(2) } });
+
+      const unit = await tx.unit.update({
+        where: { id: row.unitId },
+        // A sold-out unit has shares to offer again.
+        data: { availablePercentage: { increment: pct.toFixed(6) }, ...(unitStatus === UnitStatus.FUNDED ? { status: UnitStatus.AVAILABLE } : {}) },
+        select: { totalValue: true, valuations: { select: { value: true }, orderBy: { valuedAt: 'desc' }, take: 1 } },
+      });
+      const amount = cents(pct.times(dec(unit.valuations[0]?.value ?? unit.totalValue)).dividedBy(HUNDRED)).toFixed(2);
+      const payout = await tx.payout.create({
+        data: { investorId: row.investorId, unitId: row.unitId, source: PayoutSource.WITHDRAWAL, withdrawalRequestId: row.id, amount, reference: `PO-W-${row.id}` },
+        select: { id: true },
+      });
+      await tx.transaction.create({
+        data: {
+          investorId: row.investorId, unitId: row.unitId, type: TransactionType.WITHDRAWAL, amount,
+          description: `Withdrawal of ${pct.toFixed(6)} % of ${row.unit.name}`, withdrawalRequestId: row.id, payoutId: payout.id,
+        },
+      });
+      await notifyReviewed(tx, row, WithdrawalRequestStatus.APPROVED);
+      return tx.withdrawalRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
+    });
+  }
+
+  /** PENDING → REJECTED with the reviewer's reason; nothing else moves. */
+  reject(reviewer: AuthUser, id: number, reason: string) {
+    const why = reason.trim();
+    if (!why) throw ValidationError.field('reason', 'The reason field is required.');
+    return this.prisma.$transaction(async (tx) => {
+      const row = await loadRequest(tx, id);
+      await move(tx, row, WithdrawalRequestStatus.REJECTED, { rejectionReason: why, reviewedById: reviewer.id, reviewedAt: new Date() });
+      await notifyReviewed(tx, row, WithdrawalRequestStatus.REJECTED, why);
+      return tx.withdrawalRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
+    });
+  }
+
+  /**
+   * APPROVED → COMPLETED: the money has been sent, so the request's payout is paid through
+   * payPayout (PAYOUT ledger row, PAYOUT_PAID notification) unless it was already marked paid.
+   */
+  complete(id: number) {
+    return this.prisma.$transaction(async (tx) => {
+      const row = await loadRequest(tx, id);
+      await move(tx, row, WithdrawalRequestStatus.COMPLETED, { completedAt: new Date() });
+      const payout = await tx.payout.findUniqueOrThrow({ where: { withdrawalRequestId: row.id }, select: { id: true, status: true, amount: true } });
+      if (payout.status !== PayoutStatus.PAID) await payPayout(tx, payout.id);
+      await notify(tx, {
+        userId: row.investor.userId,
+        type: NotificationType.WITHDRAWAL_COMPLETED,
+        title: 'Withdrawal paid',
+        body: `${dec(payout.amount).toFixed(2)} from your withdrawal in ${row.unit.name} has been sent to your bank account.`,
+        data: { withdrawalRequestId: row.id, payoutId: payout.id },
+      });
+      return tx.withdrawalRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
+    });
+  }
+
+  /** The investor withdraws their own PENDING request; another investor's is not found. */
+  cancel(user: AuthUser, id: number) {
+    const investorId = requireInvestor(user);
+    return this.prisma.$transaction(async (tx) => {
+      const row = await loadRequest(tx, id, { investorId });
+      await move(tx, row, WithdrawalRequestStatus.CANCELLED);
+      return tx.withdrawalRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
     });
   }
 }

@@ -1,0 +1,38 @@
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { Context } from '../context';
+import { Role } from '../schema/enums';
+import { KycDocument, KycDocumentsArgs, KycScopeArgs, KycStatusSummary } from '../schema/kyc.type';
+import { RejectArgs } from '../schema/review.type';
+
+@Resolver(() => KycDocument)
+export class KycResolver {
+  @Authorized()
+  @Query(() => [KycDocument], { description: 'KYC documents, newest first. Investors see their own; staff see all or one investor’s.' })
+  kycDocuments(@Args(() => KycDocumentsArgs) args: KycDocumentsArgs, @Ctx() ctx: Context) {
+    return ctx.services.kyc.list(ctx.user!, args);
+  }
+
+  @Authorized()
+  @Query(() => KycDocument)
+  kycDocument(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.kyc.get(ctx.user!, id);
+  }
+
+  @Authorized()
+  @Query(() => KycStatusSummary, { description: "The investor's verification state; staff pass investorId." })
+  kycStatus(@Args(() => KycScopeArgs) { investorId }: KycScopeArgs, @Ctx() ctx: Context) {
+    return ctx.services.kyc.status(ctx.user!, investorId);
+  }
+
+  @Authorized(Role.ADMIN)
+  @Mutation(() => KycDocument, { description: 'PENDING → APPROVED; the investor is notified.' })
+  approveKycDocument(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.kyc.approve(ctx.user!, id);
+  }
+
+  @Authorized(Role.ADMIN)
+  @Mutation(() => KycDocument, { description: 'PENDING → REJECTED with a reason the investor is told.' })
+  rejectKycDocument(@Args(() => RejectArgs) { id, reason }: RejectArgs, @Ctx() ctx: Context) {
+    return ctx.services.kyc.reject(ctx.user!, id, reason);
+  }
+}

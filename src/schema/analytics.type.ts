@@ -1,0 +1,62 @@
+import { IsOptional, Matches, Min } from 'class-validator';
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Decimal } from '../services/money';
+import { PERIOD_RULE } from './distribution.type';
+import { DistributionStatus, WithdrawalRequestStatus } from './enums';
+import { DecimalScalar } from './scalars';
+
+export enum DistributionGrouping {
+  PERIOD = 'PERIOD',
+  UNIT = 'UNIT',
+}
+registerEnumType(DistributionGrouping, { name: 'DistributionGrouping', description: 'PERIOD: one row per quarter, oldest first; UNIT: one row per unit, by unit id.' });
+
+@ObjectType({ description: 'Assets under management in one category.' })
+export class CategoryAum {
+  @Field(() => Int) categoryId: number;
+  @Field(() => String) category: string;
+  @Field(() => Int, { description: 'Units of the category that are listed (not DRAFT).' }) unitsCount: number;
+  @Field(() => DecimalScalar, { description: 'Sum of the holdings’ invested amounts.' }) investedTotal: Decimal;
+  @Field(() => DecimalScalar, { description: 'Sum over holdings of ownership % × the unit’s latest valuation (else its total value) / 100, each rounded to the cent.' })
+  currentValueTotal: Decimal;
+  @Field(() => Int, { description: 'Distinct investors holding a unit of the category.' }) holdersCount: number;
+}
+
+@InputType({ description: 'All optional; periods are inclusive quarters ("2026-Q1"). Without a status, CANCELLED distributions are left out.' })
+export class DistributionTotalsFilter {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Matches(PERIOD_RULE, { message: 'The from period field must be a quarter such as 2026-Q1.' })
+  fromPeriod?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Matches(PERIOD_RULE, { message: 'The to period field must be a quarter such as 2026-Q1.' })
+  toPeriod?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(1, { message: 'The unit id field must be at least 1.' })
+  unitId?: number | null;
+
+  @Field(() => DistributionStatus, { nullable: true }) status?: DistributionStatus | null;
+}
+
+@ObjectType({ description: "Sums of the holders' distributions in one group (period or unit)." })
+export class DistributionTotal {
+  @Field(() => String, { nullable: true, description: 'Set when grouped by PERIOD.' }) period: string | null;
+  @Field(() => Int, { nullable: true, description: 'Set when grouped by UNIT.' }) unitId: number | null;
+  @Field(() => String, { nullable: true, description: 'Set when grouped by UNIT.' }) unitName: string | null;
+  @Field(() => Int, { description: 'Distribution rows (one per holder and declaration).' }) count: number;
+  @Field(() => DecimalScalar) grossAmount: Decimal;
+  @Field(() => DecimalScalar) fees: Decimal;
+  @Field(() => DecimalScalar) netAmount: Decimal;
+}
+
+@ObjectType({ description: 'Withdrawal requests in one status.' })
+export class WithdrawalVolume {
+  @Field(() => WithdrawalRequestStatus) status: WithdrawalRequestStatus;
+  @Field(() => Int) count: number;
+  @Field(() => DecimalScalar, { description: 'Sum of the requested ownership percentages.' }) ownershipPercentage: Decimal;
+  @Field(() => DecimalScalar, { description: 'Sum of the invested amounts the requests stand for.' }) investedAmount: Decimal;
+}
