@@ -937,7 +937,7 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
       const payoutId = ids.take('payouts');
       withdrawalPayouts.push({
         id: payoutId, investorId: h.investor.id, unitId: h.unit.id, source: PayoutSource.WITHDRAWAL, withdrawalRequestId: row.id,
-        amount: row.investedAmount, status: w.completedAt ? PayoutStatus.PAID : PayoutStatus.PENDING, reference: `PO-W-${pad(payoutId)}`,
+        amount: row.investedAmount, status: w.completedAt ? PayoutStatus.PAID : PayoutStatus.PENDING, reference: `PO-W-${row.id}`,
         paidAt: w.completedAt ? d(w.completedAt) : null, createdAt: d(w.reviewedAt), updatedAt: d(w.completedAt ?? w.reviewedAt),
       });
       ledger.push({
@@ -1372,7 +1372,7 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
         const payoutId = ids.take('payouts');
         payoutRows.push({
           id: payoutId, investor_id: investorId, unit_id: unit.id, source: PayoutSource.DISTRIBUTION, distribution_id: id, withdrawal_request_id: null,
-          amount: money(netI), status: PayoutStatus.PAID, reference: `PO-D-${pad(payoutId)}`, paid_at: distributedAt, created_at: distributedAt, updated_at: distributedAt,
+          amount: money(netI), status: PayoutStatus.PAID, reference: `PO-D-${id}`, paid_at: distributedAt, created_at: distributedAt, updated_at: distributedAt,
         });
         txRows.push({
           id: ids.take('transactions'), investor_id: investorId, unit_id: unit.id, type: TransactionType.DISTRIBUTION, amount: money(netI),
