@@ -1,7 +1,21 @@
 import type { buildSchema } from 'type-graphql';
+import { AccountResolver } from './account.resolver';
+import { AnalyticsResolver } from './analytics.resolver';
+import { AppConfigResolver } from './app-config.resolver';
 import { AuthResolver } from './auth.resolver';
+import { CategoryMembershipResolver } from './category-membership.resolver';
+import { CategoryResolver } from './category.resolver';
+import { DashboardResolver } from './dashboard.resolver';
 import { DistributionResolver } from './distribution.resolver';
+import { InvestmentRequestResolver } from './investment-request.resolver';
+import { InvestorResolver } from './investor.resolver';
+import { KycResolver } from './kyc.resolver';
+import { LegalResolver } from './legal.resolver';
+import { PayoutResolver } from './payout.resolver';
+import { PortfolioResolver } from './portfolio.resolver';
+import { SettingsResolver } from './settings.resolver';
+import { UnitResolver } from './unit.resolver';
 import { WithdrawalRequestResolver } from './withdrawal-request.resolver';
 
 /** Every resolver class of the schema (one line per feature). */
-export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [AuthResolver, DistributionResolver, WithdrawalRequestResolver];
+export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [AuthResolver, AccountResolver, SettingsResolver, LegalResolver, AppConfigResolver, DistributionResolver, WithdrawalRequestResolver, InvestorResolver, InvestmentRequestResolver, PortfolioResolver, PayoutResolver, CategoryResolver, UnitResolver, CategoryMembershipResolver, DashboardResolver, KycResolver, AnalyticsResolver];

@@ -1,9 +1,24 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Prisma } from '../db/database';
+import { AccountService } from './account.service';
+import { AnalyticsService } from './analytics.service';
+import { AppConfigService } from './app-config.service';
 import { AuthService } from './auth.service';
+import { CategoryMembershipService } from './category-membership.service';
+import { CategoryService } from './category.service';
+import { DashboardService } from './dashboard.service';
 import { DistributionService } from './distribution.service';
+import { InvestmentRequestService } from './investment-request.service';
+import { InvestorService } from './investor.service';
+import { KycService } from './kyc.service';
+import { LegalService } from './legal.service';
+import { LogMailer, type Mailer } from './mailer';
+import { PayoutService } from './payout.service';
+import { PortfolioService } from './portfolio.service';
 import { RateLimitService } from './rate-limit.service';
+import { SettingsService } from './settings.service';
+import { UnitService } from './unit.service';
 import { WithdrawalRequestService } from './withdrawal-request.service';
 
 /** The domain: every rule and every Prisma call lives behind these. */
@@ -11,17 +26,50 @@ export interface Services {
   prisma: Prisma;
   logger: Logger;
   auth: AuthService;
+  /** Outgoing e-mail (password reset); tests spy on it. */
+  mailer: Mailer;
+  account: AccountService;
+  settings: SettingsService;
+  legal: LegalService;
+  appConfig: AppConfigService;
   distributions: DistributionService;
   withdrawalRequests: WithdrawalRequestService;
+  investors: InvestorService;
+  investmentRequests: InvestmentRequestService;
+  portfolio: PortfolioService;
+  payouts: PayoutService;
+  categories: CategoryService;
+  units: UnitService;
+  categoryMemberships: CategoryMembershipService;
+  dashboard: DashboardService;
+  kyc: KycService;
+  analytics: AnalyticsService;
 }
 
 export function createServices(prisma: Prisma, config: Config, logger: Logger): Services {
   const limiter = new RateLimitService(config.rateLimitPerMinute);
+  const auth = new AuthService(prisma, config, limiter);
+  const mailer = new LogMailer(logger);
   return {
     prisma,
     logger,
-    auth: new AuthService(prisma, config, limiter),
+    auth,
+    mailer,
+    account: new AccountService(prisma, auth, limiter, mailer, logger),
+    settings: new SettingsService(prisma),
+    legal: new LegalService(prisma),
+    appConfig: new AppConfigService(prisma),
     distributions: new DistributionService(prisma),
     withdrawalRequests: new WithdrawalRequestService(prisma),
+    investors: new InvestorService(prisma),
+    investmentRequests: new InvestmentRequestService(prisma),
+    portfolio: new PortfolioService(prisma),
+    payouts: new PayoutService(prisma),
+    categories: new CategoryService(prisma),
+    units: new UnitService(prisma),
+    categoryMemberships: new CategoryMembershipService(prisma),
+    dashboard: new DashboardService(prisma),
+    kyc: new KycService(prisma),
+    analytics: new AnalyticsService(prisma),
   };
 }

@@ -3,6 +3,24 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type CategoryMembershipFilter = {
+  /** Staff only; investors always see their own. */
+  investorId?: number | null | undefined;
+  status?: MembershipStatus | null | undefined;
+};
+
+export type ChangePasswordInput = {
+  currentPassword: string;
+  password: string;
+  passwordConfirmation: string;
+};
+
+export type CreateInvestmentRequestInput = {
+  /** At least the larger of the platform and unit minimums, at most the platform maximum, 2 places. */
+  amount: string;
+  unitId: number;
+};
+
 export type CreateWithdrawalRequestInput = {
   /** Share of the unit to withdraw, in percent (0 < p ≤ 100, up to 6 places). */
   ownershipPercentage: string;
@@ -35,6 +53,71 @@ export type DistributionType =
   | 'INTEREST'
   | 'RENTAL_INCOME';
 
+export type InvestmentRequestFilter = {
+  /** Staff only; investors always see their own. */
+  investorId?: number | null | undefined;
+  status?: InvestmentRequestStatus | null | undefined;
+  unitId?: number | null | undefined;
+};
+
+/** PENDING → APPROVED | REJECTED | CANCELLED. */
+export type InvestmentRequestStatus =
+  | 'APPROVED'
+  | 'CANCELLED'
+  | 'PENDING'
+  | 'REJECTED';
+
+export type InvestorFilter = {
+  /** Case-insensitive part of the name or email. */
+  q?: string | null | undefined;
+};
+
+export type KycDocumentStatus =
+  | 'APPROVED'
+  | 'PENDING'
+  | 'REJECTED';
+
+export type KycDocumentType =
+  | 'BANK_STATEMENT'
+  | 'DRIVING_LICENSE'
+  | 'NATIONAL_ID'
+  | 'OTHER'
+  | 'PASSPORT'
+  | 'PROOF_OF_ADDRESS';
+
+/** Derived from the KYC documents: APPROVED if any is approved, else PENDING if any is pending, else REJECTED if any is rejected, else NOT_SUBMITTED. */
+export type KycStatus =
+  | 'APPROVED'
+  | 'NOT_SUBMITTED'
+  | 'PENDING'
+  | 'REJECTED';
+
+export type LegalTextKind =
+  | 'INVESTMENT_DISCLAIMER'
+  | 'PRIVACY_POLICY'
+  | 'TERMS_OF_SERVICE';
+
+export type MembershipStatus =
+  | 'ACTIVE'
+  | 'CANCELLED';
+
+export type PayoutFilter = {
+  /** Staff only; investors always see their own. */
+  investorId?: number | null | undefined;
+  source?: PayoutSource | null | undefined;
+  status?: PayoutStatus | null | undefined;
+  unitId?: number | null | undefined;
+};
+
+export type PayoutSource =
+  | 'DISTRIBUTION'
+  | 'WITHDRAWAL';
+
+export type PayoutStatus =
+  | 'FAILED'
+  | 'PAID'
+  | 'PENDING';
+
 export type RegisterInput = {
   email: string;
   name: string;
@@ -43,11 +126,73 @@ export type RegisterInput = {
   phone?: string | null | undefined;
 };
 
+export type ResetPasswordInput = {
+  email: string;
+  password: string;
+  passwordConfirmation: string;
+  /** The token from the reset message. */
+  token: string;
+};
+
 /** investor: own data only; analyst: reads across investors, mutates nothing; admin: the back-office. */
 export type Role =
   | 'ADMIN'
   | 'ANALYST'
   | 'INVESTOR';
+
+/** All optional; `from`/`to` are inclusive UTC dates on occurredAt. */
+export type TransactionFilter = {
+  from?: string | null | undefined;
+  /** Staff only; investors always see their own. */
+  investorId?: number | null | undefined;
+  to?: string | null | undefined;
+  type?: TransactionType | null | undefined;
+  unitId?: number | null | undefined;
+};
+
+export type TransactionType =
+  | 'DISTRIBUTION'
+  | 'INVESTMENT'
+  | 'PAYOUT'
+  | 'WITHDRAWAL';
+
+/** All optional; the min investment bounds are inclusive. */
+export type UnitFilter = {
+  categoryId?: number | null | undefined;
+  minInvestmentFrom?: string | null | undefined;
+  minInvestmentTo?: string | null | undefined;
+  /** Searches name, code and location (case-insensitive). */
+  q?: string | null | undefined;
+  /** Default AVAILABLE (public lists: AVAILABLE and FUNDED). */
+  status?: UnitStatus | null | undefined;
+};
+
+export type UnitStatus =
+  | 'AVAILABLE'
+  | 'CLOSED'
+  | 'DRAFT'
+  | 'FUNDED';
+
+/** Only the fields given change; phone null clears it. */
+export type UpdateProfileInput = {
+  name?: string | null | undefined;
+  phone?: string | null | undefined;
+};
+
+/** Only the fields given (not null) change. */
+export type UpdateSettingsInput = {
+  currency?: string | null | undefined;
+  emailEnabled?: boolean | null | undefined;
+  language?: string | null | undefined;
+  notifyDistributions?: boolean | null | undefined;
+  notifyInvestments?: boolean | null | undefined;
+  notifyKyc?: boolean | null | undefined;
+  notifyNewUnits?: boolean | null | undefined;
+  notifyPayouts?: boolean | null | undefined;
+  notifyWithdrawals?: boolean | null | undefined;
+  pushEnabled?: boolean | null | undefined;
+  timezone?: string | null | undefined;
+};
 
 export type WithdrawalRequestFilter = {
   /** Staff only; investors always see their own. */
@@ -63,6 +208,48 @@ export type WithdrawalRequestStatus =
   | 'COMPLETED'
   | 'PENDING'
   | 'REJECTED';
+
+export type ForgotPasswordMutationVariables = Exact<{
+  email: string;
+}>;
+
+
+export type ForgotPasswordMutation = { forgotPassword: boolean };
+
+export type ResetPasswordMutationVariables = Exact<{
+  input: ResetPasswordInput;
+}>;
+
+
+export type ResetPasswordMutation = { resetPassword: boolean };
+
+export type ChangePasswordMutationVariables = Exact<{
+  input: ChangePasswordInput;
+}>;
+
+
+export type ChangePasswordMutation = { changePassword: boolean };
+
+export type UpdateProfileMutationVariables = Exact<{
+  input: UpdateProfileInput;
+}>;
+
+
+export type UpdateProfileMutation = { updateProfile: { id: number, name: string, email: string, phone: string | null, role: Role, investorId: number | null, createdAt: string, updatedAt: string } };
+
+export type DeleteAccountMutationVariables = Exact<{
+  password: string;
+}>;
+
+
+export type DeleteAccountMutation = { deleteAccount: boolean };
+
+export type AppConfigFieldsFragment = { minInvestment: string, maxInvestment: string, minWithdrawalPercentage: string, supportEmail: string, iconOptions: Array<string>, badgeOptions: Array<string>, colorOptions: Array<string>, minAppVersion: string, maintenanceMode: boolean, updatedAt: string };
+
+export type AppConfigQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AppConfigQuery = { appConfig: { minInvestment: string, maxInvestment: string, minWithdrawalPercentage: string, supportEmail: string, iconOptions: Array<string>, badgeOptions: Array<string>, colorOptions: Array<string>, minAppVersion: string, maintenanceMode: boolean, updatedAt: string } };
 
 export type UserFieldsFragment = { id: number, name: string, email: string, phone: string | null, role: Role, investorId: number | null, createdAt: string, updatedAt: string };
 
@@ -102,6 +289,53 @@ export type RefreshMutationVariables = Exact<{
 
 export type RefreshMutation = { refreshToken: { accessToken: string, refreshToken: string, tokenType: string, expiresIn: number, user: { id: number, name: string, email: string, phone: string | null, role: Role, investorId: number | null, createdAt: string, updatedAt: string } } };
 
+export type CategoryFieldsFragment = { id: number, name: string, slug: string, description: string, icon: string, color: string, isFeatured: boolean, unitsCount: number, createdAt: string, updatedAt: string };
+
+export type CategoriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CategoriesQuery = { categories: Array<{ id: number, name: string, slug: string, description: string, icon: string, color: string, isFeatured: boolean, unitsCount: number, createdAt: string, updatedAt: string }> };
+
+export type CategoryQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type CategoryQuery = { category: { id: number, name: string, slug: string, description: string, icon: string, color: string, isFeatured: boolean, unitsCount: number, createdAt: string, updatedAt: string } };
+
+export type CategoryMembershipFieldsFragment = { id: number, status: MembershipStatus, createdAt: string, category: { id: number, name: string, slug: string } };
+
+export type CategoryMembershipsQueryVariables = Exact<{
+  filter?: CategoryMembershipFilter | null | undefined;
+}>;
+
+
+export type CategoryMembershipsQuery = { categoryMemberships: Array<{ id: number, status: MembershipStatus, createdAt: string, category: { id: number, name: string, slug: string } }> };
+
+export type CreateCategoryMembershipMutationVariables = Exact<{
+  categoryId: number;
+}>;
+
+
+export type CreateCategoryMembershipMutation = { createCategoryMembership: { id: number, status: MembershipStatus, createdAt: string, category: { id: number, name: string, slug: string } } };
+
+export type AvailableCategoriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AvailableCategoriesQuery = { availableCategories: Array<{ id: number, name: string, slug: string, description: string, icon: string, color: string, isFeatured: boolean, unitsCount: number, createdAt: string, updatedAt: string }> };
+
+export type CategoryMembershipQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type CategoryMembershipQuery = { categoryMembership: { id: number, status: MembershipStatus, createdAt: string, category: { id: number, name: string, slug: string } } };
+
+export type DashboardQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardQuery = { dashboard: { featuredCategories: Array<{ id: number, name: string, slug: string, description: string, icon: string, color: string, isFeatured: boolean, unitsCount: number, createdAt: string, updatedAt: string }>, topGainers: Array<{ id: number, code: string, name: string, imageUrl: string | null, previousValue: string, currentValue: string, changePercentage: string, category: { id: number, name: string } }>, newListings: Array<{ id: number, code: string, name: string, description: string, location: string, status: UnitStatus, totalValue: string, availablePercentage: string, minInvestment: string, expectedReturn: string, currentValue: string, imageUrl: string | null, listedAt: string, createdAt: string, updatedAt: string, category: { id: number, name: string }, myHolding: { ownershipPercentage: string, investedAmount: string } | null }>, trends: Array<{ quarter: string, amount: string }>, recentActivity: Array<{ id: number, type: TransactionType, amount: string, description: string, occurredAt: string, unit: { id: number, code: string, name: string } }>, summary: { holdingsCount: number, totalInvested: string, currentValue: string, totalReturn: string, totalDistributionsReceived: string, pendingRequests: number } } };
+
 export type PageInfoFieldsFragment = { currentPage: number, perPage: number, total: number, lastPage: number, from: number | null, to: number | null, hasNextPage: boolean, hasPreviousPage: boolean };
 
 export type DistributionFieldsFragment = { id: number, unitId: number, unitName: string, period: string, type: DistributionType, grossAmount: string, netAmount: string, fees: string, status: DistributionStatus, distributedAt: string | null, createdAt: string };
@@ -121,6 +355,184 @@ export type DistributionQueryVariables = Exact<{
 
 
 export type DistributionQuery = { distribution: { id: number, unitId: number, unitName: string, period: string, type: DistributionType, grossAmount: string, netAmount: string, fees: string, status: DistributionStatus, distributedAt: string | null, createdAt: string } };
+
+export type InvestmentRequestFieldsFragment = { id: number, unitId: number, investorId: number, amount: string, ownershipPercentage: string, status: InvestmentRequestStatus, rejectionReason: string | null, reviewedAt: string | null, createdAt: string, updatedAt: string, unit: { id: number, code: string, name: string } };
+
+export type InvestmentRequestsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+  filter?: InvestmentRequestFilter | null | undefined;
+}>;
+
+
+export type InvestmentRequestsQuery = { investmentRequests: { items: Array<{ id: number, unitId: number, investorId: number, amount: string, ownershipPercentage: string, status: InvestmentRequestStatus, rejectionReason: string | null, reviewedAt: string | null, createdAt: string, updatedAt: string, unit: { id: number, code: string, name: string } }>, pageInfo: { currentPage: number, perPage: number, total: number, lastPage: number, from: number | null, to: number | null, hasNextPage: boolean, hasPreviousPage: boolean } } };
+
+export type CreateInvestmentRequestMutationVariables = Exact<{
+  input: CreateInvestmentRequestInput;
+}>;
+
+
+export type CreateInvestmentRequestMutation = { createInvestmentRequest: { id: number, unitId: number, investorId: number, amount: string, ownershipPercentage: string, status: InvestmentRequestStatus, rejectionReason: string | null, reviewedAt: string | null, createdAt: string, updatedAt: string, unit: { id: number, code: string, name: string } } };
+
+export type InvestorFieldsFragment = { id: number, userId: number, name: string, email: string, phone: string | null, country: string | null, city: string | null, kycStatus: KycStatus, holdingsCount: number, totalInvested: string, createdAt: string };
+
+export type PortfolioFieldsFragment = { investorId: number, holdingsCount: number, totalInvested: string, currentValue: string, returnAmount: string, returnPercentage: string, holdings: Array<{ id: number, ownershipPercentage: string, investedAmount: string, unitValue: string, currentValue: string, returnAmount: string, returnPercentage: string, unit: { id: number, code: string, name: string } }> };
+
+export type InvestorsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+  filter?: InvestorFilter | null | undefined;
+}>;
+
+
+export type InvestorsQuery = { investors: { items: Array<{ id: number, userId: number, name: string, email: string, phone: string | null, country: string | null, city: string | null, kycStatus: KycStatus, holdingsCount: number, totalInvested: string, createdAt: string }>, pageInfo: { currentPage: number, perPage: number, total: number, lastPage: number, from: number | null, to: number | null, hasNextPage: boolean, hasPreviousPage: boolean } } };
+
+export type InvestorQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type InvestorQuery = { investor: { id: number, userId: number, name: string, email: string, phone: string | null, country: string | null, city: string | null, kycStatus: KycStatus, holdingsCount: number, totalInvested: string, createdAt: string } };
+
+export type InvestorPortfolioQueryVariables = Exact<{
+  investorId: number;
+}>;
+
+
+export type InvestorPortfolioQuery = { investorPortfolio: { investorId: number, holdingsCount: number, totalInvested: string, currentValue: string, returnAmount: string, returnPercentage: string, holdings: Array<{ id: number, ownershipPercentage: string, investedAmount: string, unitValue: string, currentValue: string, returnAmount: string, returnPercentage: string, unit: { id: number, code: string, name: string } }> } };
+
+export type KycDocumentFieldsFragment = { id: number, documentType: KycDocumentType, status: KycDocumentStatus, mimeType: string, sizeBytes: number, rejectionReason: string | null, reviewedAt: string | null, createdAt: string };
+
+export type KycDocumentsQueryVariables = Exact<{
+  investorId?: number | null | undefined;
+  status?: KycDocumentStatus | null | undefined;
+}>;
+
+
+export type KycDocumentsQuery = { kycDocuments: Array<{ id: number, documentType: KycDocumentType, status: KycDocumentStatus, mimeType: string, sizeBytes: number, rejectionReason: string | null, reviewedAt: string | null, createdAt: string }> };
+
+export type KycStatusQueryVariables = Exact<{
+  investorId?: number | null | undefined;
+}>;
+
+
+export type KycStatusQuery = { kycStatus: { status: KycStatus, documentsCount: number, approvedCount: number, pendingCount: number, rejectedCount: number, lastReviewedAt: string | null } };
+
+export type LegalTextFieldsFragment = { kind: LegalTextKind, title: string, content: string, version: string, publishedAt: string, updatedAt: string };
+
+export type LegalTextQueryVariables = Exact<{
+  kind: LegalTextKind;
+}>;
+
+
+export type LegalTextQuery = { legalText: { kind: LegalTextKind, title: string, content: string, version: string, publishedAt: string, updatedAt: string } };
+
+export type PayoutFieldsFragment = { id: number, investorId: number, source: PayoutSource, distributionId: number | null, withdrawalRequestId: number | null, amount: string, status: PayoutStatus, reference: string, paidAt: string | null, createdAt: string, unit: { id: number, code: string, name: string } };
+
+export type PayoutsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+  filter?: PayoutFilter | null | undefined;
+}>;
+
+
+export type PayoutsQuery = { payouts: { items: Array<{ id: number, investorId: number, source: PayoutSource, distributionId: number | null, withdrawalRequestId: number | null, amount: string, status: PayoutStatus, reference: string, paidAt: string | null, createdAt: string, unit: { id: number, code: string, name: string } }>, pageInfo: { currentPage: number, perPage: number, total: number, lastPage: number, from: number | null, to: number | null, hasNextPage: boolean, hasPreviousPage: boolean } } };
+
+export type PayoutQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type PayoutQuery = { payout: { id: number, investorId: number, source: PayoutSource, distributionId: number | null, withdrawalRequestId: number | null, amount: string, status: PayoutStatus, reference: string, paidAt: string | null, createdAt: string, unit: { id: number, code: string, name: string } } };
+
+export type TransactionFieldsFragment = { id: number, investorId: number, type: TransactionType, amount: string, description: string, investmentRequestId: number | null, withdrawalRequestId: number | null, distributionId: number | null, payoutId: number | null, occurredAt: string, createdAt: string, unit: { id: number, code: string, name: string } };
+
+export type PortfolioPerformanceQueryVariables = Exact<{
+  investorId?: number | null | undefined;
+}>;
+
+
+export type PortfolioPerformanceQuery = { portfolioPerformance: { totalInvested: string, currentValue: string, returnAmount: string, returnPercentage: string, distributionsReceived: string, distributionsByQuarter: Array<{ quarter: string, amount: string }>, holdings: Array<{ ownershipPercentage: string, investedAmount: string, currentValue: string, returnAmount: string, returnPercentage: string, distributionsReceived: string, unit: { id: number, code: string, name: string } }> } };
+
+export type TransactionsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+  filter?: TransactionFilter | null | undefined;
+}>;
+
+
+export type TransactionsQuery = { transactions: { items: Array<{ id: number, investorId: number, type: TransactionType, amount: string, description: string, investmentRequestId: number | null, withdrawalRequestId: number | null, distributionId: number | null, payoutId: number | null, occurredAt: string, createdAt: string, unit: { id: number, code: string, name: string } }>, pageInfo: { currentPage: number, perPage: number, total: number, lastPage: number, from: number | null, to: number | null, hasNextPage: boolean, hasPreviousPage: boolean } } };
+
+export type TransactionQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type TransactionQuery = { transaction: { id: number, investorId: number, type: TransactionType, amount: string, description: string, investmentRequestId: number | null, withdrawalRequestId: number | null, distributionId: number | null, payoutId: number | null, occurredAt: string, createdAt: string, unit: { id: number, code: string, name: string } } };
+
+export type PublicUnitFieldsFragment = { id: number, code: string, name: string, description: string, location: string, status: UnitStatus, totalValue: string, availablePercentage: string, minInvestment: string, expectedReturn: string, currentValue: string, imageUrl: string | null, listedAt: string, createdAt: string, updatedAt: string, category: { id: number, name: string } };
+
+export type PublicCategoryFieldsFragment = { id: number, name: string, slug: string, description: string, icon: string, color: string, isFeatured: boolean, unitsCount: number, createdAt: string, updatedAt: string };
+
+export type PublicUnitsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+  filter?: UnitFilter | null | undefined;
+}>;
+
+
+export type PublicUnitsQuery = { publicUnits: { items: Array<{ id: number, code: string, name: string, description: string, location: string, status: UnitStatus, totalValue: string, availablePercentage: string, minInvestment: string, expectedReturn: string, currentValue: string, imageUrl: string | null, listedAt: string, createdAt: string, updatedAt: string, category: { id: number, name: string } }>, pageInfo: { currentPage: number, perPage: number, total: number, lastPage: number, from: number | null, to: number | null, hasNextPage: boolean, hasPreviousPage: boolean } } };
+
+export type PublicUnitQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type PublicUnitQuery = { publicUnit: { id: number, code: string, name: string, description: string, location: string, status: UnitStatus, totalValue: string, availablePercentage: string, minInvestment: string, expectedReturn: string, currentValue: string, imageUrl: string | null, listedAt: string, createdAt: string, updatedAt: string, category: { id: number, name: string } } };
+
+export type PublicCategoriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PublicCategoriesQuery = { publicCategories: Array<{ id: number, name: string, slug: string, description: string, icon: string, color: string, isFeatured: boolean, unitsCount: number, createdAt: string, updatedAt: string }> };
+
+export type PublicCategoryQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type PublicCategoryQuery = { publicCategory: { id: number, name: string, slug: string, description: string, icon: string, color: string, isFeatured: boolean, unitsCount: number, createdAt: string, updatedAt: string } };
+
+export type UserSettingsFieldsFragment = { language: string, currency: string, timezone: string, pushEnabled: boolean, emailEnabled: boolean, notifyInvestments: boolean, notifyWithdrawals: boolean, notifyDistributions: boolean, notifyPayouts: boolean, notifyKyc: boolean, notifyNewUnits: boolean, updatedAt: string };
+
+export type SettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SettingsQuery = { settings: { language: string, currency: string, timezone: string, pushEnabled: boolean, emailEnabled: boolean, notifyInvestments: boolean, notifyWithdrawals: boolean, notifyDistributions: boolean, notifyPayouts: boolean, notifyKyc: boolean, notifyNewUnits: boolean, updatedAt: string } };
+
+export type UpdateSettingsMutationVariables = Exact<{
+  input: UpdateSettingsInput;
+}>;
+
+
+export type UpdateSettingsMutation = { updateSettings: { language: string, currency: string, timezone: string, pushEnabled: boolean, emailEnabled: boolean, notifyInvestments: boolean, notifyWithdrawals: boolean, notifyDistributions: boolean, notifyPayouts: boolean, notifyKyc: boolean, notifyNewUnits: boolean, updatedAt: string } };
+
+export type UnitFieldsFragment = { id: number, code: string, name: string, description: string, location: string, status: UnitStatus, totalValue: string, availablePercentage: string, minInvestment: string, expectedReturn: string, currentValue: string, imageUrl: string | null, listedAt: string, createdAt: string, updatedAt: string, category: { id: number, name: string }, myHolding: { ownershipPercentage: string, investedAmount: string } | null };
+
+export type UnitsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+  filter?: UnitFilter | null | undefined;
+}>;
+
+
+export type UnitsQuery = { units: { items: Array<{ id: number, code: string, name: string, description: string, location: string, status: UnitStatus, totalValue: string, availablePercentage: string, minInvestment: string, expectedReturn: string, currentValue: string, imageUrl: string | null, listedAt: string, createdAt: string, updatedAt: string, category: { id: number, name: string }, myHolding: { ownershipPercentage: string, investedAmount: string } | null }>, pageInfo: { currentPage: number, perPage: number, total: number, lastPage: number, from: number | null, to: number | null, hasNextPage: boolean, hasPreviousPage: boolean } } };
+
+export type UnitQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type UnitQuery = { unit: { id: number, code: string, name: string, description: string, location: string, status: UnitStatus, totalValue: string, availablePercentage: string, minInvestment: string, expectedReturn: string, currentValue: string, imageUrl: string | null, listedAt: string, createdAt: string, updatedAt: string, category: { id: number, name: string }, myHolding: { ownershipPercentage: string, investedAmount: string } | null } };
 
 export type WithdrawalRequestFieldsFragment = { id: number, unitId: number, investorId: number, ownershipPercentage: string, investedAmount: string, reason: string, status: WithdrawalRequestStatus, rejectionReason: string | null, createdAt: string, updatedAt: string, unit: { id: number, code: string, name: string } };
 
