@@ -17,7 +17,7 @@ import { createMetrics } from './metrics';
 import { sendError } from './rest/respond';
 import { buildOpenApi } from './rest/openapi';
 import { loadOperations } from './rest/operations';
-import { createRestHandler } from './rest/router';
+import { createDownloadHandler, createRestHandler } from './rest/router';
 import { routeTable } from './rest/routes';
 import { buildGatewaySchema } from './schema/build';
 import type { Services } from './services';
@@ -105,7 +105,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
   // Interactive reference: Swagger UI from the installed swagger-ui-dist package, no CDN.
   app.get('/api/v1/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   app.use('/api/v1/docs', express.static(getAbsoluteFSPath(), { index: false }));
-  app.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services));
+  app.get('/api/v1/downloads/:token', whenReady, createDownloadHandler(services));
+  app.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services, config.uploadMaxBytes));
   app.use((_req: Request, res: Response) => sendError(res, HttpError.routeNotFound(), logger));
 
   // Body parser failures (and anything else that escaped) in the contract's format.

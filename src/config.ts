@@ -15,6 +15,7 @@ export interface Config {
   seedOnStart: boolean;
   seedSize: number;
   rateLimitPerMinute: number;
+  uploadMaxBytes: number;
 }
 
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
@@ -49,5 +50,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedOnStart: (env.SEED_ON_START ?? 'true') !== 'false',
     seedSize: int(env, 'SEED_INVESTORS', 200),
     rateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10),
+    uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 10 * 1024 * 1024),
   };
 }

@@ -180,6 +180,13 @@ const COMPONENTS = {
   },
 };
 
+/** JSON, or multipart/form-data with the file field as binary for upload routes. */
+function requestContent(r: RestRoute<unknown>, body: Json): Json {
+  if (!r.multipartFile) return { 'application/json': { schema: body } };
+  const properties = { ...(body.properties as Json), [r.multipartFile]: { type: 'string', format: 'binary' } };
+  return { 'multipart/form-data': { schema: { ...body, properties } } };
+}
+
 const tagOf = (path: string) =>
   path
     .split('/')[1]
@@ -225,7 +232,9 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
     }));
     const status = String(r.status ?? 200);
     const responses: Json = {
-      [status]: { description: r.message ?? 'Success', content: { 'application/json': { schema: { type: 'object', properties: envelopeProps, required: Object.keys(envelopeProps) } } } },
+      [status]: r.download
+        ? { description: 'The file, as an attachment (Content-Disposition)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
+        : { description: r.message ?? 'Success', content: { 'application/json': { schema: { type: 'object', properties: envelopeProps, required: Object.keys(envelopeProps) } } } },
     };
     if (r.auth !== 'guest') responses['401'] = { $ref: '#/components/responses/Unauthenticated' };
     if (r.auth !== 'guest') responses['403'] = { $ref: '#/components/responses/Forbidden' };
@@ -245,7 +254,7 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
       description: `Runs the GraphQL ${op.operation} \`${r.operation}\` (field \`${field.name.value}\`).${r.auth === 'admin' ? ' Admin only.' : ''}`,
       security: r.auth === 'guest' ? [] : [{ bearer: [] }],
       ...(pathParams.length || pageParams.length || queryParams.length ? { parameters: [...pathParams, ...pageParams, ...queryParams] } : {}),
-      ...(recorded.body ? { requestBody: { required: true, content: { 'application/json': { schema: recorded.body } } } } : {}),
+      ...(recorded.body ? { requestBody: { required: true, content: requestContent(r, recorded.body) } } : {}),
       responses,
     };
   }

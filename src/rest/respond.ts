@@ -1,7 +1,19 @@
+import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError, HttpError, RateLimitedError, ValidationError, normalizeError } from '../errors';
+import type { DownloadFile } from '../services/download.service';
 import { snake, stringify } from './serialize';
+
+/** Streams a file as an attachment; the name is given both plainly and RFC 5987-encoded. */
+export async function sendDownload(res: Response, file: DownloadFile): Promise<void> {
+  res.status(200).set({
+    'Content-Type': file.contentType,
+    'Content-Disposition': `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+    'Cache-Control': 'no-store',
+  });
+  await pipeline(file.stream, res);
+}
 
 export function sendJson(res: Response, status: number, body: unknown): void {
   res.status(status).type('application/json').send(stringify(body));

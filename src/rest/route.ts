@@ -30,6 +30,13 @@ export interface RestRoute<TVars = Record<string, unknown>> {
   message?: string;
   /** For operations that answer only true: `data` is `[]`, the message says what happened. */
   emptyData?: boolean;
+  /**
+   * download: the operation answers a `Download` link and the route streams that file itself
+   * (Content-Disposition: attachment) instead of an envelope.
+   */
+  download?: boolean;
+  /** multipart/form-data: the named file field reaches the variables as `{ file_name, content_base64 }`. */
+  multipartFile?: string;
   summary: string;
   auth: 'guest' | 'bearer' | 'admin';
 }
@@ -42,11 +49,13 @@ export interface RequestUrl {
   path: string;
 }
 
+export type RouteResult = { status: number; body: unknown } | { download: { url: string } };
+
 export interface CompiledRoute {
   route: RestRoute<unknown>;
   pattern: RegExp;
   paramNames: string[];
-  run(ctx: Context, input: RestInput, url: RequestUrl): Promise<{ status: number; body: unknown }>;
+  run(ctx: Context, input: RestInput, url: RequestUrl): Promise<RouteResult>;
 }
 
 /** A path id that is not a positive integer can only name a missing resource. */
@@ -102,6 +111,7 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
       const result = await execute({ schema, document, contextValue: ctx, variableValues });
       if (result.errors?.length) throw result.errors[0];
       const value = (result.data as Record<string, unknown>)[key];
+      if (r.download) return { download: value as { url: string } };
       const status = r.status ?? 200;
       const message = r.message ? { message: r.message } : {};
       if (envelope === 'item') return { status, body: { success: true, data: r.emptyData ? [] : shape(value), ...message } };

@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { buildContext } from '../context';
 import { HttpError } from '../errors';
 import type { Services } from '../services';
-import { sendError, sendJson } from './respond';
+import { readMultipart } from './multipart';
+import { sendDownload, sendError, sendJson } from './respond';
 import { compileRoute, type CompiledRoute } from './route';
 import { routeTable } from './routes';
 
@@ -17,7 +18,7 @@ function queryStrings(query: Request['query']): Record<string, string> {
 }
 
 /** Express handler for /api/v1: match → 404 / 405, else run the route's GraphQL operation in-process. */
-export function createRestHandler(schema: GraphQLSchema, operations: Map<string, DocumentNode>, services: Services) {
+export function createRestHandler(schema: GraphQLSchema, operations: Map<string, DocumentNode>, services: Services, uploadMaxBytes: number) {
   const compiled: CompiledRoute[] = routeTable.map((r) => compileRoute(schema, operations, r));
   return async (req: Request, res: Response, _next: NextFunction) => {
     const matches = compiled.filter((c) => c.pattern.test(req.path));
@@ -33,11 +34,29 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
     const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeURIComponent(values[i])]));
     try {
       const ctx = await buildContext(services, req.headers.authorization, { ip: req.ip ?? '', userAgent: req.get('user-agent') });
-      const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+      const body = hit.route.multipartFile
+        ? await readMultipart(req, hit.route.multipartFile, uploadMaxBytes)
+        : req.body && typeof req.body === 'object' && !Array.isArray(req.body)
+          ? (req.body as Record<string, unknown>)
+          : {};
       const path = `${req.protocol}://${req.get('host')}${req.baseUrl}${req.path.replace(/\/$/, '')}`;
       const result = await hit.run(ctx, { params, query: queryStrings(req.query), body }, { path });
+      if ('download' in result) return await sendDownload(res, await services.downloads.open(result.download.url.split('/').pop()!));
       sendJson(res, result.status, result.body);
     } catch (err) {
+      if (res.headersSent) return void res.destroy(err as Error); // failed mid-stream: cut the download short
+      sendError(res, err, services.logger);
+    }
+  };
+}
+
+/** GET /api/v1/downloads/{token}: the signed links that GraphQL's `Download` fields hand out. */
+export function createDownloadHandler(services: Services) {
+  return async (req: Request, res: Response) => {
+    try {
+      await sendDownload(res, await services.downloads.open(String(req.params.token)));
+    } catch (err) {
+      if (res.headersSent) return void res.destroy(err as Error);
       sendError(res, err, services.logger);
     }
   };

@@ -5,6 +5,7 @@ import { AccountService } from './account.service';
 import { AnalyticsService } from './analytics.service';
 import { AppConfigService } from './app-config.service';
 import { AuthService } from './auth.service';
+import { DownloadService } from './download.service';
 import { CategoryMembershipService } from './category-membership.service';
 import { CategoryService } from './category.service';
 import { DashboardService } from './dashboard.service';
@@ -25,6 +26,7 @@ import { WithdrawalRequestService } from './withdrawal-request.service';
 export interface Services {
   prisma: Prisma;
   logger: Logger;
+  downloads: DownloadService;
   auth: AuthService;
   /** Outgoing e-mail (password reset); tests spy on it. */
   mailer: Mailer;
@@ -48,11 +50,13 @@ export interface Services {
 
 export function createServices(prisma: Prisma, config: Config, logger: Logger): Services {
   const limiter = new RateLimitService(config.rateLimitPerMinute);
+  const downloads = new DownloadService(config.jwtSecret);
   const auth = new AuthService(prisma, config, limiter);
   const mailer = new LogMailer(logger);
   return {
     prisma,
     logger,
+    downloads,
     auth,
     mailer,
     account: new AccountService(prisma, auth, limiter, mailer, logger),

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "PushStatus" ADD VALUE 'SENDING';
