@@ -3,6 +3,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
+import bytes from 'bytes';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
@@ -91,10 +92,12 @@ export async function createGateway(config: Config, db: Database, services: Serv
   await apollo.start();
 
   const json = express.json({ limit: config.bodyLimit });
+  // GraphQL uploads arrive base64-encoded in the JSON body (4/3 of the file), so /graphql accepts that much more.
+  const graphqlJson = express.json({ limit: Math.max(bytes.parse(config.bodyLimit) ?? 0, Math.ceil((config.uploadMaxBytes * 4) / 3) + 64 * 1024) });
   app.use(
     '/graphql',
     whenReady,
-    json,
+    graphqlJson,
     expressMiddleware(apollo, {
       context: ({ req }) => buildContext(services, req.headers.authorization, { ip: req.ip ?? '', userAgent: req.get('user-agent') }),
     }),

@@ -1,7 +1,8 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../context';
+import { Download } from '../schema/download.type';
 import { Role } from '../schema/enums';
-import { KycDocument, KycDocumentsArgs, KycScopeArgs, KycStatusSummary } from '../schema/kyc.type';
+import { KycDocument, KycDocumentsArgs, KycScopeArgs, KycStatusSummary, UploadKycDocumentInput } from '../schema/kyc.type';
 import { RejectArgs } from '../schema/review.type';
 
 @Resolver(() => KycDocument)
@@ -22,6 +23,18 @@ export class KycResolver {
   @Query(() => KycStatusSummary, { description: "The investor's verification state; staff pass investorId." })
   kycStatus(@Args(() => KycScopeArgs) { investorId }: KycScopeArgs, @Ctx() ctx: Context) {
     return ctx.services.kyc.status(ctx.user!, investorId);
+  }
+
+  @Authorized()
+  @Query(() => Download, { description: 'A short-lived link to the file; for its owner and staff.' })
+  kycDocumentDownload(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.kyc.downloadLink(ctx.user!, id);
+  }
+
+  @Authorized(Role.INVESTOR)
+  @Mutation(() => KycDocument, { description: 'A PDF, JPEG or PNG (told by its content), stored as PENDING for review.' })
+  uploadKycDocument(@Arg('input', () => UploadKycDocumentInput) input: UploadKycDocumentInput, @Ctx() ctx: Context) {
+    return ctx.services.kyc.upload(ctx.user!, input);
   }
 
   @Authorized(Role.ADMIN)

@@ -1,5 +1,5 @@
-import type { KycDocumentsQueryVariables, KycStatusQueryVariables } from './generated/operations';
-import { route } from './route';
+import type { KycDocumentDownloadQueryVariables, KycDocumentsQueryVariables, KycStatusQueryVariables, UploadKycDocumentMutationVariables } from './generated/operations';
+import { idParam, route } from './route';
 
 export const kycRoutes = [
   route<KycDocumentsQueryVariables>({
@@ -9,5 +9,13 @@ export const kycRoutes = [
   route<KycStatusQueryVariables>({
     method: 'GET', path: '/kyc/status', operation: 'KycStatus', summary: 'KYC status', auth: 'bearer',
     variables: ({ query }) => ({ investorId: query.investor_id }),
+  }),
+  route<UploadKycDocumentMutationVariables>({
+    method: 'POST', path: '/kyc/documents', operation: 'UploadKycDocument', summary: 'KYC upload', auth: 'bearer', status: 201,
+    multipartFile: 'file', variables: ({ body }) => ({ input: body }),
+  }),
+  route<KycDocumentDownloadQueryVariables>({
+    method: 'GET', path: '/kyc/documents/:id/download', operation: 'KycDocumentDownload', summary: 'KYC document download', auth: 'bearer', download: true,
+    variables: ({ params }) => ({ id: idParam(params.id) }),
   }),
 ];

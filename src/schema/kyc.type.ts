@@ -1,5 +1,5 @@
-import { IsOptional, Min } from 'class-validator';
-import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
+import { IsNotEmpty, IsOptional, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { KycStatus } from '../services/investor.service';
 import { KycDocumentStatus, KycDocumentType } from './enums';
 import './investor.type'; // registers the KycStatus enum used below
@@ -39,4 +39,23 @@ export class KycScopeArgs {
 @ArgsType()
 export class KycDocumentsArgs extends KycScopeArgs {
   @Field(() => KycDocumentStatus, { nullable: true, description: 'E.g. PENDING: the review queue.' }) status?: KycDocumentStatus | null;
+}
+
+@InputType({ description: 'A file sent inline. REST sends it as multipart/form-data instead; the adapter turns it into this.' })
+export class FileUploadInput {
+  @Field(() => String, { description: 'The name on the client; informative only (the type is read from the content).' })
+  @IsNotEmpty({ message: 'The file name field is required.' })
+  @MaxLength(255, { message: 'The file name field must not be greater than 255 characters.' })
+  fileName: string;
+
+  @Field(() => String, { description: 'The bytes, base64-encoded.' }) contentBase64: string;
+}
+
+@InputType()
+export class UploadKycDocumentInput {
+  @Field(() => KycDocumentType) documentType: KycDocumentType;
+
+  @Field(() => FileUploadInput, { description: 'A PDF, JPEG or PNG, at most UPLOAD_MAX_BYTES (10 MB by default).' })
+  @ValidateNested()
+  file: FileUploadInput;
 }

@@ -1,11 +1,14 @@
+import { createHash, randomUUID } from 'node:crypto';
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
 import { NotFoundError, ValidationError } from '../errors';
-import { KycDocumentStatus, NotificationType } from '../generated/prisma/enums';
-import { ownerScope } from './access';
+import { KycDocumentStatus, NotificationType, type KycDocumentType } from '../generated/prisma/enums';
+import { ownerScope, requireInvestor } from './access';
+import type { DownloadFile, DownloadService } from './download.service';
 import { investorScope, kycStatusOf } from './investor.service';
 import { notify } from './notification.service';
 import { KYC_DOCUMENT, assertTransition, assertUpdated } from './state-machine';
+import type { FileStorage } from './storage/file-storage';
 
 export interface KycDocumentsFilter {
   investorId?: number | null;
@@ -25,8 +28,35 @@ const SELECT = {
   updatedAt: true,
 } as const;
 
+export interface UploadKycDocument {
+  documentType: KycDocumentType;
+  file: { contentBase64: string };
+}
+
+/** The accepted types, recognised by their first bytes only (never by name or declared type). */
+const FILE_TYPES = [
+  { mimeType: 'application/pdf', extension: 'pdf', magic: Buffer.from('%PDF-') },
+  { mimeType: 'image/jpeg', extension: 'jpg', magic: Buffer.from([0xff, 0xd8, 0xff]) },
+  { mimeType: 'image/png', extension: 'png', magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+];
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A name that says what the file is, not whose it is (the original name is not kept). */
+const fileNameOf = (doc: { id: number; documentType: KycDocumentType; mimeType: string }) =>
+  `${doc.documentType.toLowerCase().replace(/_/g, '-')}-${doc.id}.${FILE_TYPES.find((t) => t.mimeType === doc.mimeType)?.extension ?? 'bin'}`;
+
 export class KycService {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly downloads: DownloadService,
+    /** Public so tests can make it fail. */
+    readonly storage: FileStorage,
+    private readonly uploadMaxBytes: number,
+  ) {
+    // Re-checked as the user the link was made for: a link outliving a lost ownership serves nothing.
+    downloads.register('kyc-document', (user, params) => this.open(user, Number(params.id)));
+  }
 
   /** Newest first (created_at, then id, both descending); staff see every investor's unless they pass one. */
   list(user: AuthUser, filter: KycDocumentsFilter) {
@@ -60,6 +90,59 @@ export class KycService {
       rejectedCount: count(KycDocumentStatus.REJECTED),
       lastReviewedAt: reviewed.length ? new Date(Math.max(...reviewed.map((d) => d.getTime()))) : null,
     };
+  }
+
+  /**
+   * Stores the file first, then the row; if the row cannot be written the file is removed again,
+   * so a failure leaves neither a row without a file nor a file without a row.
+   */
+  async upload(user: AuthUser, input: UploadKycDocument) {
+    const investorId = requireInvestor(user);
+    const bytes = this.decode(input.file.contentBase64);
+    const type = FILE_TYPES.find((t) => bytes.subarray(0, t.magic.length).equals(t.magic));
+    if (!type) throw ValidationError.field('file', 'The file must be a PDF, JPEG or PNG document.');
+    const storageKey = `kyc/${randomUUID()}`;
+    await this.storage.put(storageKey, bytes);
+    try {
+      // One INSERT is atomic on its own: there is nothing else to write with it.
+      return await this.prisma.kycDocument.create({
+        data: {
+          investorId, documentType: input.documentType, storageKey, mimeType: type.mimeType, sizeBytes: bytes.length,
+          checksum: createHash('sha256').update(bytes).digest('hex'),
+        },
+        select: SELECT,
+      });
+    } catch (err) {
+      // The insert's error is the one to report; a failing clean-up must not hide it.
+      await this.storage.delete(storageKey).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** A signed link to the file, for whoever may read the document. */
+  async downloadLink(user: AuthUser, id: number) {
+    const doc = await this.get(user, id);
+    return this.downloads.link(user, 'kyc-document', { id }, fileNameOf(doc), doc.mimeType);
+  }
+
+  private async open(user: AuthUser, id: number): Promise<DownloadFile> {
+    const doc = await this.prisma.kycDocument.findFirst({
+      where: { id, ...ownerScope(user) },
+      select: { id: true, documentType: true, mimeType: true, storageKey: true },
+    });
+    if (!doc) throw new NotFoundError();
+    return { fileName: fileNameOf(doc), contentType: doc.mimeType, stream: await this.storage.get(doc.storageKey) };
+  }
+
+  /** The same limit the REST multipart reader applies while streaming, here on the decoded bytes (GraphQL face). */
+  private decode(contentBase64: string): Buffer {
+    if (!BASE64.test(contentBase64)) throw ValidationError.field('file', 'The file content must be base64-encoded.');
+    const bytes = Buffer.from(contentBase64, 'base64');
+    if (bytes.length === 0) throw ValidationError.field('file', 'The file must not be empty.');
+    if (bytes.length > this.uploadMaxBytes) {
+      throw ValidationError.field('file', `The file field must not be greater than ${Math.floor(this.uploadMaxBytes / 1024)} kilobytes.`);
+    }
+    return bytes;
   }
 
   approve(reviewer: AuthUser, id: number) {
