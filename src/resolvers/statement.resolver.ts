@@ -1,0 +1,27 @@
+import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import type { Context } from '../context';
+import { Download } from '../schema/download.type';
+import { Role } from '../schema/enums';
+import { ProfitStatementArgs, StatementFormatArgs, TaxStatementArgs } from '../schema/statement.type';
+
+/** Investors' own statements; staff have no portfolio of their own (403). */
+@Resolver()
+export class StatementResolver {
+  @Authorized(Role.INVESTOR)
+  @Query(() => Download, { description: 'Distributions and payouts between two dates, as a PDF or CSV download link.' })
+  profitStatement(@Args(() => ProfitStatementArgs) { from, to, format }: ProfitStatementArgs, @Ctx() ctx: Context) {
+    return ctx.services.statements.profitLink(ctx.user!, from, to, format);
+  }
+
+  @Authorized(Role.INVESTOR)
+  @Query(() => Download, { description: 'Income per unit (gross, fees, net) and withdrawals of one tax year.' })
+  taxStatement(@Args(() => TaxStatementArgs) { year, format }: TaxStatementArgs, @Ctx() ctx: Context) {
+    return ctx.services.statements.taxLink(ctx.user!, year, format);
+  }
+
+  @Authorized(Role.INVESTOR)
+  @Query(() => Download, { description: 'Current holdings: invested, current value and return.' })
+  portfolioSummaryStatement(@Args(() => StatementFormatArgs) { format }: StatementFormatArgs, @Ctx() ctx: Context) {
+    return ctx.services.statements.portfolioSummaryLink(ctx.user!, format);
+  }
+}

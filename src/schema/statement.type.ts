@@ -1,0 +1,30 @@
+import { IsOptional } from 'class-validator';
+import { ArgsType, Field, Int, registerEnumType } from 'type-graphql';
+import { StatementFormat } from '../services/statement.service';
+import { DateScalar } from './scalars';
+
+export { StatementFormat };
+
+registerEnumType(StatementFormat, { name: 'StatementFormat', description: 'PDF (default) or CSV.' });
+
+@ArgsType()
+export class StatementFormatArgs {
+  @Field(() => StatementFormat, { nullable: true, defaultValue: StatementFormat.PDF })
+  @IsOptional()
+  format?: StatementFormat | null;
+}
+
+@ArgsType()
+export class ProfitStatementArgs extends StatementFormatArgs {
+  @Field(() => DateScalar, { nullable: true, description: 'Inclusive UTC date; default: 1 January of the year of `to`.' })
+  from?: Date | null;
+
+  @Field(() => DateScalar, { nullable: true, description: 'Inclusive UTC date; default: today.' })
+  to?: Date | null;
+}
+
+@ArgsType()
+export class TaxStatementArgs extends StatementFormatArgs {
+  @Field(() => Int, { nullable: true, description: 'Tax year, 2000 to the current year; default: last year.' })
+  year?: number | null;
+}

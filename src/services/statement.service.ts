@@ -1,0 +1,239 @@
+import type { AuthUser } from '../context';
+import type { Prisma } from '../db/database';
+import { NotFoundError, ValidationError } from '../errors';
+import { DistributionStatus, PayoutStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
+import { requireInvestor } from './access';
+import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
+import { dec, type Decimal, type DecimalInput } from './money';
+import { returnOn, type PortfolioService } from './portfolio.service';
+import { csvStream, pdfStream, type Section, type Statement } from './statements/render';
+
+export enum StatementFormat {
+  PDF = 'PDF',
+  CSV = 'CSV',
+}
+
+const PLATFORM_NAME = 'Investment Platform';
+const FIRST_TAX_YEAR = 2000;
+/** Rows read per query while streaming (keyset on id). */
+const BATCH = 500;
+const DAY_MS = 86_400_000;
+
+const FORMATS = {
+  [StatementFormat.PDF]: { ext: 'pdf', contentType: 'application/pdf', render: pdfStream },
+  [StatementFormat.CSV]: { ext: 'csv', contentType: 'text/csv; charset=utf-8', render: csvStream },
+} as const;
+
+const KIND = { profit: 'statement.profit', tax: 'statement.tax', portfolio: 'statement.portfolio-summary' } as const;
+
+interface Params {
+  format: StatementFormat;
+  from?: string;
+  to?: string;
+  year?: number;
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const money = (v: DecimalInput) => dec(v).toFixed(2);
+const percent = (v: DecimalInput) => {
+  const d = dec(v);
+  return d.toFixed(Math.max(2, d.decimalPlaces()));
+};
+const label = (value: string) => value.charAt(0) + value.slice(1).toLowerCase().replace(/_/g, ' ');
+
+/** Half-open UTC range covering the inclusive days `from`..`to`. */
+const days = (from: string, to: string) => ({ gte: new Date(`${from}T00:00:00Z`), lt: new Date(new Date(`${to}T00:00:00Z`).getTime() + DAY_MS) });
+
+/** Streams rows in id order, BATCH at a time, so a long history is never loaded whole. */
+async function* keyset<T extends { id: number }>(page: (afterId: number, take: number) => Promise<T[]>): AsyncGenerator<T> {
+  for (let after = 0; ; ) {
+    const rows = await page(after, BATCH);
+    yield* rows;
+    if (rows.length < BATCH) return;
+    after = rows[rows.length - 1].id;
+  }
+}
+
+async function* map<T>(rows: AsyncIterable<T>, cells: (row: T) => string[]): AsyncGenerator<string[]> {
+  for await (const row of rows) yield cells(row);
+}
+
+async function* list<T>(rows: T[], cells: (row: T) => string[]): AsyncGenerator<string[]> {
+  for (const row of rows) yield cells(row);
+}
+
+/**
+ * Investor statements (profit, tax, portfolio summary) as PDF or CSV downloads. The GraphQL fields
+ * validate and answer a signed link; the producers registered here stream the file as the investor
+ * who asked (their own data only, scope applied again when the link is opened).
+ */
+export class StatementService {
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly downloads: DownloadService,
+    private readonly portfolio: PortfolioService,
+  ) {
+    downloads.register(KIND.profit, (user, p) => this.profit(user, p as unknown as Params));
+    downloads.register(KIND.tax, (user, p) => this.tax(user, p as unknown as Params));
+    downloads.register(KIND.portfolio, (user, p) => this.portfolioSummary(user, p as unknown as Params));
+  }
+
+  /** Inclusive dates; default: the calendar year of `to` (default today, UTC) up to `to`. */
+  profitLink(user: AuthUser, from: Date | null | undefined, to: Date | null | undefined, format: StatementFormat | null | undefined, now = new Date()): DownloadLink {
+    requireInvestor(user);
+    const end = to ?? new Date(`${isoDay(now)}T00:00:00Z`);
+    const start = from ?? new Date(Date.UTC(end.getUTCFullYear(), 0, 1));
+    if (start > end) throw ValidationError.field('to', 'The to field must be a date after or equal to from.');
+    const params: Params = { from: isoDay(start), to: isoDay(end), format: format ?? StatementFormat.PDF };
+    return this.link(user, KIND.profit, params, `profit-statement-${params.from}_${params.to}`);
+  }
+
+  /** A tax year from 2000 to the current one; default: last year. */
+  taxLink(user: AuthUser, year: number | null | undefined, format: StatementFormat | null | undefined, now = new Date()): DownloadLink {
+    requireInvestor(user);
+    const current = now.getUTCFullYear();
+    const y = year ?? current - 1;
+    if (y < FIRST_TAX_YEAR || y > current) throw ValidationError.field('year', `The year field must be between ${FIRST_TAX_YEAR} and ${current}.`);
+    return this.link(user, KIND.tax, { year: y, format: format ?? StatementFormat.PDF }, `tax-statement-${y}`);
+  }
+
+  portfolioSummaryLink(user: AuthUser, format: StatementFormat | null | undefined, now = new Date()): DownloadLink {
+    requireInvestor(user);
+    return this.link(user, KIND.portfolio, { format: format ?? StatementFormat.PDF }, `portfolio-summary-${isoDay(now)}`);
+  }
+
+  private link(user: AuthUser, kind: string, params: Params, baseName: string): DownloadLink {
+    const { ext, contentType } = FORMATS[params.format];
+    return this.downloads.link(user, kind, { ...params }, `${baseName}.${ext}`, contentType);
+  }
+
+  /** DISTRIBUTED distributions by distributedAt and PAID payouts by paidAt within the dates. */
+  private async profit(user: AuthUser, p: Params): Promise<DownloadFile> {
+    const investorId = requireInvestor(user);
+    const range = days(p.from!, p.to!);
+    const distributions = keyset((after, take) =>
+      this.prisma.distribution.findMany({
+        where: { investorId, status: DistributionStatus.DISTRIBUTED, distributedAt: range, id: { gt: after } },
+        select: { id: true, distributedAt: true, period: true, type: true, grossAmount: true, fees: true, netAmount: true, unit: { select: { name: true } } },
+        orderBy: { id: 'asc' },
+        take,
+      }),
+    );
+    const payouts = keyset((after, take) =>
+      this.prisma.payout.findMany({
+        where: { investorId, status: PayoutStatus.PAID, paidAt: range, id: { gt: after } },
+        select: { id: true, paidAt: true, reference: true, source: true, amount: true, unit: { select: { name: true } } },
+        orderBy: { id: 'asc' },
+        take,
+      }),
+    );
+    return this.file(user, p, `profit-statement-${p.from}_${p.to}`, 'Profit statement', `${p.from} to ${p.to}`, [
+      {
+        title: 'Distributions',
+        totalLabel: 'Total distributions',
+        columns: [
+          { header: 'Date', width: 52 },
+          { header: 'Unit', width: 168 },
+          { header: 'Period', width: 42 },
+          { header: 'Type', width: 62 },
+          { header: 'Gross amount', width: 64, align: 'right', total: 'sum' },
+          { header: 'Fees', width: 62, align: 'right', total: 'sum' },
+          { header: 'Net amount', width: 64, align: 'right', total: 'sum' },
+        ],
+        rows: map(distributions, (d) => [isoDay(d.distributedAt!), d.unit.name, d.period, label(d.type), money(d.grossAmount), money(d.fees), money(d.netAmount)]),
+      },
+      {
+        title: 'Payouts',
+        totalLabel: 'Total payouts',
+        columns: [
+          { header: 'Date paid', width: 62 },
+          { header: 'Reference', width: 100 },
+          { header: 'Unit', width: 188 },
+          { header: 'Source', width: 80 },
+          { header: 'Amount', width: 85, align: 'right', total: 'sum' },
+        ],
+        rows: map(payouts, (po) => [isoDay(po.paidAt!), po.reference, po.unit.name, label(po.source), money(po.amount)]),
+      },
+    ]);
+  }
+
+  /** Per unit: DISTRIBUTED income paid in the year; and the withdrawals COMPLETED in it. */
+  private async tax(user: AuthUser, p: Params): Promise<DownloadFile> {
+    const investorId = requireInvestor(user);
+    const year = { gte: new Date(Date.UTC(p.year!, 0, 1)), lt: new Date(Date.UTC(p.year! + 1, 0, 1)) };
+    const income = await this.prisma.distribution.groupBy({
+      by: ['unitId'],
+      where: { investorId, status: DistributionStatus.DISTRIBUTED, distributedAt: year },
+      _sum: { grossAmount: true, fees: true, netAmount: true },
+      orderBy: { unitId: 'asc' },
+    });
+    const units = new Map(
+      (await this.prisma.unit.findMany({ where: { id: { in: income.map((i) => i.unitId) } }, select: { id: true, code: true, name: true } })).map((u) => [u.id, u]),
+    );
+    const withdrawals = keyset((after, take) =>
+      this.prisma.withdrawalRequest.findMany({
+        where: { investorId, status: WithdrawalRequestStatus.COMPLETED, completedAt: year, id: { gt: after } },
+        select: { id: true, completedAt: true, ownershipPercentage: true, investedAmount: true, unit: { select: { name: true } }, payout: { select: { amount: true } } },
+        orderBy: { id: 'asc' },
+        take,
+      }),
+    );
+    return this.file(user, p, `tax-statement-${p.year}`, `Tax statement ${p.year}`, `${p.year}-01-01 to ${p.year}-12-31`, [
+      {
+        title: 'Income by unit',
+        totalLabel: 'Total income',
+        columns: [
+          { header: 'Unit code', width: 70 },
+          { header: 'Unit', width: 180 },
+          { header: 'Gross amount', width: 88, align: 'right', total: 'sum' },
+          { header: 'Fees', width: 88, align: 'right', total: 'sum' },
+          { header: 'Net amount', width: 89, align: 'right', total: 'sum' },
+        ],
+        rows: list(income, (i) => [units.get(i.unitId)!.code, units.get(i.unitId)!.name, money(i._sum.grossAmount ?? 0), money(i._sum.fees ?? 0), money(i._sum.netAmount ?? 0)]),
+      },
+      {
+        title: 'Withdrawals',
+        totalLabel: 'Total withdrawals',
+        columns: [
+          { header: 'Date completed', width: 75 },
+          { header: 'Unit', width: 175 },
+          { header: 'Ownership %', width: 85, align: 'right' },
+          { header: 'Invested amount', width: 90, align: 'right', total: 'sum' },
+          { header: 'Amount paid', width: 90, align: 'right', total: 'sum' },
+        ],
+        rows: map(withdrawals, (w) => [isoDay(w.completedAt!), w.unit.name, percent(w.ownershipPercentage), money(w.investedAmount), money(w.payout?.amount ?? 0)]),
+      },
+    ]);
+  }
+
+  /** Current holdings valued as the portfolio is (latest unit valuation). */
+  private async portfolioSummary(user: AuthUser, p: Params): Promise<DownloadFile> {
+    const now = new Date();
+    const { holdings } = await this.portfolio.mine(user);
+    const ret = (s: Decimal[]) => returnOn(s[3], s[4]).returnPercentage.toFixed(2);
+    return this.file(user, p, `portfolio-summary-${isoDay(now)}`, 'Portfolio summary', `As of ${isoDay(now)}`, [
+      {
+        title: 'Holdings',
+        totalLabel: 'Total',
+        columns: [
+          { header: 'Unit code', width: 52 },
+          { header: 'Unit', width: 150 },
+          { header: 'Ownership %', width: 55, align: 'right' },
+          { header: 'Invested', width: 68, align: 'right', total: 'sum' },
+          { header: 'Current value', width: 68, align: 'right', total: 'sum' },
+          { header: 'Return', width: 68, align: 'right', total: 'sum' },
+          { header: 'Return %', width: 54, align: 'right', total: ret },
+        ],
+        rows: list(holdings, (h) => [h.unit.code, h.unit.name, percent(h.ownershipPercentage), money(h.investedAmount), money(h.currentValue), money(h.returnAmount), h.returnPercentage.toFixed(2)]),
+      },
+    ]);
+  }
+
+  private async file(user: AuthUser, p: Params, baseName: string, title: string, period: string, sections: Section[]): Promise<DownloadFile> {
+    const investor = await this.prisma.investor.findUnique({ where: { id: requireInvestor(user) }, select: { user: { select: { name: true } } } });
+    if (!investor) throw new NotFoundError();
+    const { ext, contentType, render } = FORMATS[p.format];
+    const statement: Statement = { platform: PLATFORM_NAME, title, investorName: investor.user.name, period, generatedAt: new Date(), sections };
+    return { fileName: `${baseName}.${ext}`, contentType, stream: render(statement) };
+  }
+}

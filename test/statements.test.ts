@@ -1,0 +1,338 @@
+import { PDFParse } from 'pdf-parse';
+import type { Response } from 'supertest';
+import type { Response as RawResponse } from 'superagent';
+import { Writable } from 'node:stream';
+import { Decimal } from '../src/services/money';
+import { pdfStream } from '../src/services/statements/render';
+import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
+
+let t: TestGateway;
+let investorToken: string;
+let demoInvestorId: number;
+let demoName: string;
+let otherToken: string;
+let otherInvestorId: number;
+
+const today = new Date().toISOString().slice(0, 10);
+const thisYear = new Date().getUTCFullYear();
+const DAY_MS = 86_400_000;
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  investorToken = await t.token(DEMO_EMAILS.investor);
+  const demo = await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor }, include: { investor: true } });
+  demoInvestorId = demo.investor!.id;
+  demoName = demo.name;
+  // Another investor with paid payouts of their own.
+  const other = await t.db.prisma.investor.findFirstOrThrow({
+    where: { id: { not: demoInvestorId }, payouts: { some: { status: 'PAID' } } },
+    include: { user: true },
+  });
+  otherInvestorId = other.id;
+  otherToken = await t.token(other.user.email);
+});
+afterAll(() => t.close());
+
+function binary(res: RawResponse, cb: (err: Error | null, body: Buffer) => void) {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => cb(null, Buffer.concat(chunks)));
+}
+
+const get = (url: string, token: string | null = investorToken) => {
+  const req = t.http.get(url).buffer(true).parse(binary);
+  return token ? req.set('authorization', `Bearer ${token}`) : req;
+};
+
+async function pdfText(body: Buffer): Promise<string> {
+  const parser = new PDFParse({ data: new Uint8Array(body) });
+  try {
+    return (await parser.getText()).text;
+  } finally {
+    await parser.destroy();
+  }
+}
+
+/** RFC 4180 parse: blocks (sections) of rows, split on empty lines. */
+function csvBlocks(text: string): string[][][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else if (ch !== '\r') cell += ch;
+  }
+  const blocks: string[][][] = [[]];
+  for (const r of rows) {
+    if (r.length === 1 && r[0] === '') blocks.push([]);
+    else blocks[blocks.length - 1].push(r);
+  }
+  return blocks;
+}
+
+const amounts = (cells: string[]) => cells.filter((c) => /^-?\d+\.\d{2}$/.test(c));
+/** The money figures on the PDF line that starts with `label`. */
+function pdfTotals(text: string, label: string): string[] {
+  const line = text.split('\n').find((l) => l.trim().startsWith(label));
+  if (!line) throw new Error(`no "${label}" line in:\n${text}`);
+  return line.slice(line.indexOf(label) + label.length).match(/-?\d+\.\d{2}/g) ?? [];
+}
+const fixed = (v: { toString(): string } | null | undefined) => new Decimal((v ?? 0).toString()).toFixed(2);
+const range = (from: string, to: string) => ({ gte: new Date(`${from}T00:00:00Z`), lt: new Date(new Date(`${to}T00:00:00Z`).getTime() + DAY_MS) });
+
+function expectAttachment(res: Response, contentType: RegExp, fileName: string) {
+  expect(res.status).toBe(200);
+  expect(res.headers['content-type']).toMatch(contentType);
+  expect(res.headers['content-disposition']).toBe(`attachment; filename="${fileName}"; filename*=UTF-8''${fileName}`);
+}
+
+async function profitTotals(investorId: number, from: string, to: string) {
+  const [d, p] = await Promise.all([
+    t.db.prisma.distribution.aggregate({ where: { investorId, status: 'DISTRIBUTED', distributedAt: range(from, to) }, _sum: { grossAmount: true, fees: true, netAmount: true }, _count: true }),
+    t.db.prisma.payout.aggregate({ where: { investorId, status: 'PAID', paidAt: range(from, to) }, _sum: { amount: true }, _count: true }),
+  ]);
+  return {
+    distributions: [fixed(d._sum.grossAmount), fixed(d._sum.fees), fixed(d._sum.netAmount)],
+    distributionCount: d._count,
+    payouts: [fixed(p._sum.amount)],
+    payoutCount: p._count,
+  };
+}
+
+describe('GET /api/v1/statements/profit', () => {
+  const from = '2000-01-01';
+
+  it('streams a PDF whose totals are the database’s and the CSV’s', async () => {
+    const expected = await profitTotals(demoInvestorId, from, today);
+    expect(expected.distributionCount).toBeGreaterThan(0);
+
+    const pdf = await get(`/api/v1/statements/profit?from=${from}&to=${today}`);
+    expectAttachment(pdf, /^application\/pdf/, `profit-statement-${from}_${today}.pdf`);
+    expect((pdf.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
+    const text = await pdfText(pdf.body);
+    for (const heading of ['Investment Platform', 'Profit statement', `Investor: ${demoName}`, `Period: ${from} to ${today}`, 'Generated: ']) expect(text).toContain(heading);
+    expect(pdfTotals(text, 'Total distributions')).toEqual(expected.distributions);
+    expect(pdfTotals(text, 'Total payouts')).toEqual(expected.payouts);
+
+    const csv = await get(`/api/v1/statements/profit?from=${from}&to=${today}&format=csv`);
+    expectAttachment(csv, /^text\/csv/, `profit-statement-${from}_${today}.csv`);
+    const [distributions, payouts] = csvBlocks((csv.body as Buffer).toString('utf8'));
+    expect(distributions[0]).toEqual(['Date', 'Unit', 'Period', 'Type', 'Gross amount', 'Fees', 'Net amount']);
+    expect(distributions).toHaveLength(expected.distributionCount + 2);
+    expect(distributions.at(-1)![0]).toBe('Total distributions');
+    expect(amounts(distributions.at(-1)!)).toEqual(expected.distributions);
+    expect(payouts[0]).toEqual(['Date paid', 'Reference', 'Unit', 'Source', 'Amount']);
+    expect(payouts).toHaveLength(expected.payoutCount + 2);
+    expect(amounts(payouts.at(-1)!)).toEqual(expected.payouts);
+  });
+
+  it('defaults to the current calendar year to date', async () => {
+    const res = await get('/api/v1/statements/profit?format=csv');
+    expectAttachment(res, /^text\/csv/, `profit-statement-${thisYear}-01-01_${today}.csv`);
+    const expected = await profitTotals(demoInvestorId, `${thisYear}-01-01`, today);
+    const [distributions, payouts] = csvBlocks((res.body as Buffer).toString('utf8'));
+    expect(amounts(distributions.at(-1)!)).toEqual(expected.distributions);
+    expect(amounts(payouts.at(-1)!)).toEqual(expected.payouts);
+  });
+
+  it('streams long histories in batches across pages', async () => {
+    const unit = await t.db.prisma.unit.findFirstOrThrow();
+    await t.db.prisma.payout.createMany({
+      data: Array.from({ length: 1203 }, (_, i) => ({
+        investorId: otherInvestorId, unitId: unit.id, source: 'DISTRIBUTION' as const, amount: `${i}.${String(i % 100).padStart(2, '0')}`,
+        status: 'PAID' as const, reference: `PO-BULK-${i}`, paidAt: new Date(`${today}T00:00:00Z`),
+      })),
+    });
+    const expected = await profitTotals(otherInvestorId, from, today);
+    const csv = await get(`/api/v1/statements/profit?from=${from}&format=csv`, otherToken);
+    const [, payouts] = csvBlocks((csv.body as Buffer).toString('utf8'));
+    expect(payouts).toHaveLength(expected.payoutCount + 2);
+    expect(new Set(payouts.slice(1, -1).map((r) => r[1])).size).toBe(expected.payoutCount);
+    expect(amounts(payouts.at(-1)!)).toEqual(expected.payouts);
+    const pdf = await get(`/api/v1/statements/profit?from=${from}`, otherToken);
+    const text = await pdfText(pdf.body);
+    expect(pdfTotals(text, 'Total payouts')).toEqual(expected.payouts);
+    expect(Number(/-- 1 of (\d+) --/.exec(text)![1])).toBeGreaterThan(20);
+  });
+
+  it.each([
+    ['format=xml', 'format', 'The selected format is invalid.'],
+    ['from=2026-02-01&to=2026-01-31', 'to', 'The to field must be a date after or equal to from.'],
+    ['from=yesterday', 'from', 'The from field must be a valid date (YYYY-MM-DD).'],
+    ['to=2026-02-30', 'to', 'The to field must be a valid date (YYYY-MM-DD).'],
+  ])('answers 422 for %s', async (query, field, message) => {
+    const res = await get(`/api/v1/statements/profit?${query}`);
+    expect(res.status).toBe(422);
+    const body = JSON.parse((res.body as Buffer).toString('utf8'));
+    expect(body.errors[field]).toEqual([message]);
+  });
+});
+
+describe('GET /api/v1/statements/tax', () => {
+  it('totals income per unit and withdrawals of the year as the database does, in PDF and CSV alike', async () => {
+    const latest = await t.db.prisma.distribution.findFirstOrThrow({ where: { investorId: demoInvestorId, status: 'DISTRIBUTED' }, orderBy: { distributedAt: 'desc' } });
+    const year = latest.distributedAt!.getUTCFullYear();
+    const inYear = range(`${year}-01-01`, `${year}-12-31`);
+    const [income, perUnit, withdrawals] = await Promise.all([
+      t.db.prisma.distribution.aggregate({ where: { investorId: demoInvestorId, status: 'DISTRIBUTED', distributedAt: inYear }, _sum: { grossAmount: true, fees: true, netAmount: true } }),
+      t.db.prisma.distribution.groupBy({ by: ['unitId'], where: { investorId: demoInvestorId, status: 'DISTRIBUTED', distributedAt: inYear }, _sum: { netAmount: true }, orderBy: { unitId: 'asc' } }),
+      t.db.prisma.withdrawalRequest.aggregate({ where: { investorId: demoInvestorId, status: 'COMPLETED', completedAt: inYear }, _sum: { investedAmount: true }, _count: true }),
+    ]);
+    const paid = await t.db.prisma.payout.aggregate({ where: { withdrawalRequest: { investorId: demoInvestorId, status: 'COMPLETED', completedAt: inYear } }, _sum: { amount: true } });
+    const expectedIncome = [fixed(income._sum.grossAmount), fixed(income._sum.fees), fixed(income._sum.netAmount)];
+    const expectedWithdrawals = [fixed(withdrawals._sum.investedAmount), fixed(paid._sum.amount)];
+
+    const csv = await get(`/api/v1/statements/tax?year=${year}&format=CSV`);
+    expectAttachment(csv, /^text\/csv/, `tax-statement-${year}.csv`);
+    const [incomeRows, withdrawalRows] = csvBlocks((csv.body as Buffer).toString('utf8'));
+    expect(incomeRows[0]).toEqual(['Unit code', 'Unit', 'Gross amount', 'Fees', 'Net amount']);
+    expect(incomeRows.slice(1, -1).map((r) => r[4])).toEqual(perUnit.map((u) => fixed(u._sum.netAmount)));
+    expect(amounts(incomeRows.at(-1)!)).toEqual(expectedIncome);
+    expect(withdrawalRows).toHaveLength(withdrawals._count + 2);
+    expect(amounts(withdrawalRows.at(-1)!)).toEqual(expectedWithdrawals);
+
+    const pdf = await get(`/api/v1/statements/tax?year=${year}`);
+    expectAttachment(pdf, /^application\/pdf/, `tax-statement-${year}.pdf`);
+    const text = await pdfText(pdf.body);
+    expect(text).toContain(`Tax statement ${year}`);
+    expect(pdfTotals(text, 'Total income')).toEqual(expectedIncome);
+    expect(pdfTotals(text, 'Total withdrawals')).toEqual(expectedWithdrawals);
+  });
+
+  it('defaults to last year', async () => {
+    const res = await get('/api/v1/statements/tax?format=csv');
+    expectAttachment(res, /^text\/csv/, `tax-statement-${thisYear - 1}.csv`);
+  });
+
+  it.each([
+    ['year=1999', `The year field must be between 2000 and ${thisYear}.`],
+    [`year=${thisYear + 1}`, `The year field must be between 2000 and ${thisYear}.`],
+    ['year=abc', 'The year field must be an integer.'],
+  ])('answers 422 for %s', async (query, message) => {
+    const res = await get(`/api/v1/statements/tax?${query}`);
+    expect(res.status).toBe(422);
+    expect(JSON.parse((res.body as Buffer).toString('utf8')).errors.year).toEqual([message]);
+  });
+});
+
+describe('GET /api/v1/statements/portfolio-summary', () => {
+  it('lists the holdings with totals equal to the database’s and the portfolio’s valuation', async () => {
+    const invested = await t.db.prisma.holding.aggregate({ where: { investorId: demoInvestorId, ownershipPercentage: { gt: 0 } }, _sum: { investedAmount: true }, _count: true });
+    const gq = await t.gql<{ portfolio: { totalInvested: string; currentValue: string; returnAmount: string; returnPercentage: string } }>(
+      '{ portfolio { totalInvested currentValue returnAmount returnPercentage } }', {}, investorToken);
+    const p = gq.data!.portfolio;
+    expect(p.totalInvested).toBe(fixed(invested._sum.investedAmount));
+    const expected = [p.totalInvested, p.currentValue, p.returnAmount, new Decimal(p.returnPercentage).toFixed(2)];
+
+    const csv = await get('/api/v1/statements/portfolio-summary?format=csv');
+    expectAttachment(csv, /^text\/csv/, `portfolio-summary-${today}.csv`);
+    const [rows] = csvBlocks((csv.body as Buffer).toString('utf8'));
+    expect(rows).toHaveLength(invested._count + 2);
+    expect(amounts(rows.at(-1)!)).toEqual(expected);
+
+    const pdf = await get('/api/v1/statements/portfolio-summary');
+    expectAttachment(pdf, /^application\/pdf/, `portfolio-summary-${today}.pdf`);
+    const text = await pdfText(pdf.body);
+    expect(text).toContain('Portfolio summary');
+    expect(text).toContain(`Period: As of ${today}`);
+    expect(pdfTotals(text, 'Total')).toEqual(expected);
+  });
+
+  it('answers 422 for an unknown format', async () => {
+    expect((await get('/api/v1/statements/portfolio-summary?format=docx')).status).toBe(422);
+  });
+});
+
+describe('statement access', () => {
+  const paths = ['/api/v1/statements/profit', '/api/v1/statements/tax', '/api/v1/statements/portfolio-summary'];
+
+  it.each(paths)('%s: 401 without a token, 403 for staff', async (path) => {
+    expect((await get(path, null)).status).toBe(401);
+    expect((await get(path, await t.token(DEMO_EMAILS.admin))).status).toBe(403);
+    expect((await get(path, await t.token(DEMO_EMAILS.analyst))).status).toBe(403);
+  });
+
+  it('gives each investor their own figures; an investor_id parameter changes nothing', async () => {
+    const own = await profitTotals(otherInvestorId, '2000-01-01', today);
+    const res = await get(`/api/v1/statements/profit?from=2000-01-01&format=csv&investor_id=${demoInvestorId}`, otherToken);
+    const [distributions, payouts] = csvBlocks((res.body as Buffer).toString('utf8'));
+    expect(amounts(distributions.at(-1)!)).toEqual(own.distributions);
+    expect(amounts(payouts.at(-1)!)).toEqual(own.payouts);
+  });
+
+  it('GraphQL answers a signed link that streams the asker’s file, and no one else’s', async () => {
+    const q = 'query($f: StatementFormat) { profitStatement(from: "2000-01-01", format: $f) { fileName contentType url expiresAt } }';
+    const res = await t.gql<{ profitStatement: { fileName: string; contentType: string; url: string; expiresAt: string } }>(q, { f: 'CSV' }, investorToken);
+    const link = res.data!.profitStatement;
+    expect(link.fileName).toBe(`profit-statement-2000-01-01_${today}.csv`);
+    expect(link.contentType).toMatch(/^text\/csv/);
+    expect(new Date(link.expiresAt).getTime()).toBeGreaterThan(Date.now());
+
+    const file = await get(link.url, null);
+    expectAttachment(file, /^text\/csv/, link.fileName);
+    const [distributions] = csvBlocks((file.body as Buffer).toString('utf8'));
+    expect(amounts(distributions.at(-1)!)).toEqual((await profitTotals(demoInvestorId, '2000-01-01', today)).distributions);
+
+    // The asker is inside the signed payload: pointing it at another investor breaks the signature.
+    const [payload, signature] = link.url.split('/').pop()!.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    claims.u.investorId = otherInvestorId;
+    const forged = `${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+    expect((await get(`/api/v1/downloads/${forged}`, null)).status).toBe(404);
+  });
+
+  it('GraphQL: validation, unauthenticated and staff errors', async () => {
+    const tax = await t.gql('{ taxStatement(year: 1999) { url } }', {}, investorToken);
+    expect(tax.errors![0].extensions!.code).toBe('BAD_USER_INPUT');
+    const range = await t.gql('{ profitStatement(from: "2026-03-01", to: "2026-02-01") { url } }', {}, investorToken);
+    expect(range.errors![0].extensions!.code).toBe('BAD_USER_INPUT');
+    const guest = await t.gql('{ portfolioSummaryStatement { url } }');
+    expect(guest.errors![0].extensions!.code).toBe('UNAUTHENTICATED');
+    const staff = await t.gql('{ portfolioSummaryStatement { url } }', {}, await t.token(DEMO_EMAILS.admin));
+    expect(staff.errors![0].extensions!.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('PDF rendering', () => {
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('stops reading rows while a slow client has a megabyte of PDF still to take', async () => {
+    const total = 100_000;
+    let pulled = 0;
+    async function* rows() {
+      for (let i = 0; i < total; i++) {
+        if (i % 500 === 0) await turn(); // a DB batch
+        pulled++;
+        yield ['2026-01-01', `Unit ${i}`, '1.00'];
+      }
+    }
+    const doc = pdfStream({
+      platform: 'P', title: 'T', investorName: 'I', period: 'p', generatedAt: new Date(),
+      sections: [{ title: 'S', totalLabel: 'Total', columns: [{ header: 'a', width: 100 }, { header: 'b', width: 100 }, { header: 'c', width: 100, total: 'sum' }], rows: rows() }],
+    });
+    const stuck = new Writable({ highWaterMark: 1024, write: () => undefined }); // never acknowledges a chunk
+    doc.pipe(stuck);
+    while (doc.readableLength < 1 << 20 && pulled < total) await turn();
+    const before = pulled;
+    for (let i = 0; i < 50; i++) await turn();
+    expect(pulled).toBe(before);
+    expect(pulled).toBeLessThan(total);
+    doc.destroy();
+  });
+});
