@@ -6,6 +6,8 @@ export interface Config {
   port: number;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Uploaded files (KYC documents) for the local FileStorage. */
+  storageDir: string;
   jwtSecret: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
@@ -15,6 +17,11 @@ export interface Config {
   seedOnStart: boolean;
   seedSize: number;
   rateLimitPerMinute: number;
+  /** Push outbox: drain interval (0 = no worker in this process), attempts before FAILED. */
+  pushWorkerIntervalMs: number;
+  pushMaxAttempts: number;
+  /** Firebase service-account JSON, or a path to it; unset → pushes go to the log. */
+  firebaseCredentials: string | undefined;
   uploadMaxBytes: number;
 }
 
@@ -35,11 +42,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('JWT_SECRET must be set (at least 32 characters) when NODE_ENV=production');
   }
   const trustProxy = env.TRUST_PROXY;
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
   return {
     env: nodeEnv,
     port: int(env, 'PORT', 4000),
     databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    dataDir,
+    storageDir: path.resolve(env.STORAGE_DIR ?? path.join(dataDir, 'files')),
     jwtSecret: jwtSecret || DEV_JWT_SECRET,
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL', 900),
     refreshTokenTtlDays: int(env, 'REFRESH_TOKEN_TTL_DAYS', 30),
@@ -50,6 +59,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedOnStart: (env.SEED_ON_START ?? 'true') !== 'false',
     seedSize: int(env, 'SEED_INVESTORS', 200),
     rateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10),
+    pushWorkerIntervalMs: int(env, 'PUSH_WORKER_INTERVAL_MS', 5000),
+    pushMaxAttempts: int(env, 'PUSH_MAX_ATTEMPTS', 5),
+    firebaseCredentials: env.FIREBASE_CREDENTIALS || undefined,
     uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 10 * 1024 * 1024),
   };
 }

@@ -6,6 +6,8 @@ import { openDatabase } from './db/database';
 import { prepareDatabase } from './db/prepare';
 import { createLogger } from './logger';
 import { createServices } from './services';
+import { createPushSender } from './services/push/factory';
+import { PushOutbox } from './services/push/outbox';
 
 /**
  * Starts the gateway: listens at once (/healthz), then migrates and loads demo data, then reports
@@ -18,6 +20,8 @@ async function main(): Promise<void> {
   logger.info({ database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'database opened');
   const services = createServices(db.prisma, config, logger);
   const gateway = await createGateway(config, db, services, logger);
+  // Push notifications: the outbox worker, started once the database is ready.
+  const pushOutbox = new PushOutbox(db.prisma, createPushSender(config.firebaseCredentials, logger), logger, { maxAttempts: config.pushMaxAttempts });
   await new Promise<void>((resolve) => gateway.server.listen(config.port, resolve));
   const { port } = gateway.server.address() as AddressInfo;
   logger.info({ port }, `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1)`);
@@ -29,6 +33,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: draining requests');
     gateway.setReady(false);
     await gateway.stop();
+    await pushOutbox.stop();
     await db.close();
     logger.info('stopped');
     process.exit(0);
@@ -38,6 +43,7 @@ async function main(): Promise<void> {
 
   await prepareDatabase(db, config, logger);
   gateway.setReady(true);
+  pushOutbox.start(config.pushWorkerIntervalMs);
   logger.info('ready');
 }
 

@@ -30,6 +30,8 @@ export interface RestRoute<TVars = Record<string, unknown>> {
   message?: string;
   /** For operations that answer only true: `data` is `[]`, the message says what happened. */
   emptyData?: boolean;
+  /** Status and message that depend on the operation's answer (they override `status` / `message`). */
+  outcome?: (value: unknown) => { status?: number; message?: string };
   /**
    * download: the operation answers a `Download` link and the route streams that file itself
    * (Content-Disposition: attachment) instead of an envelope.
@@ -112,8 +114,10 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
       if (result.errors?.length) throw result.errors[0];
       const value = (result.data as Record<string, unknown>)[key];
       if (r.download) return { download: value as { url: string } };
-      const status = r.status ?? 200;
-      const message = r.message ? { message: r.message } : {};
+      const decided = r.outcome?.(value);
+      const status = decided?.status ?? r.status ?? 200;
+      const text = decided?.message ?? r.message;
+      const message = text ? { message: text } : {};
       if (envelope === 'item') return { status, body: { success: true, data: r.emptyData ? [] : shape(value), ...message } };
       const page = value as { items: unknown[]; pageInfo: PageInfoShape };
       const { links, meta } = laravelPaginator(page.pageInfo, url.path, input.query);

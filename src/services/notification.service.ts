@@ -1,7 +1,11 @@
+import type { AuthUser } from '../context';
+import type { Prisma } from '../db/database';
+import { NotFoundError } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
-import type { NotificationType } from '../generated/prisma/enums';
+import type { DevicePlatform, NotificationType } from '../generated/prisma/enums';
+import { pageWindow, toPage, type Page } from '../pagination';
 
-type Tx = Pick<PrismaNs.TransactionClient, 'notification'>;
+type Tx = Pick<PrismaNs.TransactionClient, 'notification' | 'deviceToken' | 'userSettings' | 'pushDelivery'>;
 
 export interface NewNotification {
   userId: number;
@@ -11,11 +15,165 @@ export interface NewNotification {
   data?: Record<string, string | number | null>;
 }
 
+export interface NotificationView {
+  id: number;
+  type: NotificationType;
+  title: string;
+  body: string;
+  data: PrismaNs.JsonValue;
+  readAt: Date | null;
+  createdAt: Date;
+}
+
+export interface DeviceTokenView {
+  id: number;
+  token: string;
+  platform: DevicePlatform;
+  createdAt: Date;
+  updatedAt: Date;
+  /** True when this call registered the token for the user (REST 201), false when it was already theirs (200). */
+  created: boolean;
+}
+
+export interface NotificationListOptions {
+  /** true: unread only; false: read only; absent: all. */
+  unread?: boolean | null;
+  /** Unread ones first (each part newest first). */
+  unreadFirst?: boolean | null;
+}
+
+type PushSwitch = 'notifyInvestments' | 'notifyWithdrawals' | 'notifyDistributions' | 'notifyPayouts' | 'notifyKyc' | 'notifyNewUnits';
+
+/** The settings switch that lets a type be pushed; null = always (SYSTEM), still subject to pushEnabled. */
+const PUSH_SWITCH: Record<NotificationType, PushSwitch | null> = {
+  INVESTMENT_REQUEST_REVIEWED: 'notifyInvestments',
+  WITHDRAWAL_REQUEST_REVIEWED: 'notifyWithdrawals',
+  WITHDRAWAL_COMPLETED: 'notifyWithdrawals',
+  DISTRIBUTION_DISTRIBUTED: 'notifyDistributions',
+  PAYOUT_PAID: 'notifyPayouts',
+  KYC_REVIEWED: 'notifyKyc',
+  NEW_UNIT_IN_CATEGORY: 'notifyNewUnits',
+  SYSTEM: null,
+};
+
+const SETTINGS_SELECT = {
+  userId: true,
+  pushEnabled: true,
+  notifyInvestments: true,
+  notifyWithdrawals: true,
+  notifyDistributions: true,
+  notifyPayouts: true,
+  notifyKyc: true,
+  notifyNewUnits: true,
+} as const;
+
 /**
- * Records notifications (one insert for any number). Call it with the transaction client of the
- * state transition they report, so the two commit (or roll back) together.
+ * Records notifications and, for the recipients' device tokens that their settings allow, the push
+ * outbox rows (PushDelivery) that the worker sends later. Call it with the transaction client of the
+ * state transition they report, so all of it commits (or rolls back) together. A fixed number of
+ * queries whatever the list's length: a distribution notifies every holder at once.
  */
 export async function notify(tx: Tx, ...list: NewNotification[]): Promise<void> {
   if (list.length === 0) return;
-  await tx.notification.createMany({ data: list.map((n) => ({ userId: n.userId, type: n.type, title: n.title, body: n.body, data: n.data ?? {} })) });
+  const created = await tx.notification.createManyAndReturn({
+    data: list.map((n) => ({ userId: n.userId, type: n.type, title: n.title, body: n.body, data: n.data ?? {} })),
+    select: { id: true, userId: true, type: true },
+  });
+  const userIds = [...new Set(created.map((n) => n.userId))];
+  const tokens = await tx.deviceToken.findMany({ where: { userId: { in: userIds } }, select: { userId: true, token: true } });
+  if (tokens.length === 0) return;
+  const settings = await tx.userSettings.findMany({ where: { userId: { in: [...new Set(tokens.map((t) => t.userId))] } }, select: SETTINGS_SELECT });
+  const byUser = new Map(settings.map((s) => [s.userId, s]));
+  // No settings row yet means the defaults, which allow everything.
+  const allowed = (userId: number, type: NotificationType) => {
+    const s = byUser.get(userId);
+    if (!s) return true;
+    const key = PUSH_SWITCH[type];
+    return s.pushEnabled && (key === null || s[key]);
+  };
+  const deliveries = created.flatMap((n) =>
+    allowed(n.userId, n.type) ? tokens.filter((t) => t.userId === n.userId).map((t) => ({ notificationId: n.id, token: t.token })) : [],
+  );
+  if (deliveries.length) await tx.pushDelivery.createMany({ data: deliveries });
+}
+
+const SELECT = { id: true, type: true, title: true, body: true, data: true, readAt: true, createdAt: true } as const;
+const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+const DEVICE_SELECT = { id: true, token: true, platform: true, createdAt: true, updatedAt: true } as const;
+
+/** A user's own notifications (staff included: nobody reads another user's) and their push device tokens. */
+export class NotificationService {
+  constructor(private readonly prisma: Prisma) {}
+
+  /** Newest first; with unreadFirst the unread ones come first, each part newest first. */
+  async list(user: AuthUser, options: NotificationListOptions, page?: number | null, perPage?: number | null): Promise<Page<NotificationView>> {
+    const w = pageWindow(page, perPage);
+    const own = { userId: user.id };
+    if (!options.unreadFirst || options.unread != null) {
+      const where = { ...own, ...(options.unread == null ? {} : { readAt: options.unread ? null : { not: null } }) };
+      const [items, total] = await Promise.all([
+        this.prisma.notification.findMany({ where, orderBy: NEWEST_FIRST, skip: w.skip, take: w.take, select: SELECT }),
+        this.prisma.notification.count({ where }),
+      ]);
+      return toPage(items, total, w);
+    }
+    // Two segments (unread, then read) laid end to end; the page window may straddle them.
+    const unreadWhere = { ...own, readAt: null };
+    const readWhere = { ...own, readAt: { not: null } };
+    const [unreadTotal, readTotal] = await Promise.all([this.prisma.notification.count({ where: unreadWhere }), this.prisma.notification.count({ where: readWhere })]);
+    const unreadTake = Math.max(Math.min(w.take, unreadTotal - w.skip), 0);
+    const readSkip = Math.max(w.skip - unreadTotal, 0);
+    const [unread, read] = await Promise.all([
+      unreadTake ? this.prisma.notification.findMany({ where: unreadWhere, orderBy: NEWEST_FIRST, skip: w.skip, take: unreadTake, select: SELECT }) : [],
+      w.take - unreadTake ? this.prisma.notification.findMany({ where: readWhere, orderBy: NEWEST_FIRST, skip: readSkip, take: w.take - unreadTake, select: SELECT }) : [],
+    ]);
+    return toPage([...unread, ...read], unreadTotal + readTotal, w);
+  }
+
+  async get(user: AuthUser, id: number): Promise<NotificationView> {
+    const row = await this.prisma.notification.findFirst({ where: { id, userId: user.id }, select: SELECT });
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  /** For the dashboard's polling: one indexed count. */
+  unreadCount(user: AuthUser): Promise<number> {
+    return this.prisma.notification.count({ where: { userId: user.id, readAt: null } });
+  }
+
+  /** Idempotent: a notification read before keeps its first readAt. */
+  async markRead(user: AuthUser, id: number): Promise<NotificationView> {
+    await this.prisma.notification.updateMany({ where: { id, userId: user.id, readAt: null }, data: { readAt: new Date() } });
+    return this.get(user, id);
+  }
+
+  /** The number of notifications that were unread. */
+  async markAllRead(user: AuthUser): Promise<number> {
+    const { count } = await this.prisma.notification.updateMany({ where: { userId: user.id, readAt: null }, data: { readAt: new Date() } });
+    return count;
+  }
+
+  /**
+   * Registers a device's FCM token for this user and session, or moves it here: a token names one
+   * app install, so whoever registered it last (user and session) receives its pushes.
+   */
+  async registerDeviceToken(user: AuthUser, token: string, platform: DevicePlatform): Promise<DeviceTokenView> {
+    return this.prisma.$transaction(async (tx) => {
+      const before = await tx.deviceToken.findUnique({ where: { token }, select: { userId: true } });
+      const row = await tx.deviceToken.upsert({
+        where: { token },
+        create: { token, platform, userId: user.id, sessionId: user.sessionId },
+        update: { platform, userId: user.id, sessionId: user.sessionId },
+        select: DEVICE_SELECT,
+      });
+      return { ...row, created: before?.userId !== user.id };
+    });
+  }
+
+  /** The given token of this user, or without one every token this session registered; answers how many went. */
+  async removeDeviceTokens(user: AuthUser, token?: string | null): Promise<number> {
+    const where = token ? { userId: user.id, token } : { userId: user.id, sessionId: user.sessionId };
+    const { count } = await this.prisma.deviceToken.deleteMany({ where });
+    return count;
+  }
 }

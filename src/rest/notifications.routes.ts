@@ -1,0 +1,43 @@
+import { lenientPage } from '../pagination';
+import type {
+  MarkNotificationReadMutationVariables,
+  NotificationQueryVariables,
+  NotificationsQueryVariables,
+  RegisterDeviceTokenMutationVariables,
+  RemoveDeviceTokenMutationVariables,
+} from './generated/operations';
+import { idParam, route } from './route';
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export const notificationRoutes = [
+  route<NotificationsQueryVariables>({
+    method: 'GET', path: '/notifications', operation: 'Notifications', summary: 'List notifications', auth: 'bearer', envelope: 'paginated',
+    variables: ({ query }) => ({ page: lenientPage(query.page), perPage: query.per_page, unread: query.unread, unreadFirst: query.unread_first }),
+  }),
+  route({
+    method: 'POST', path: '/notifications/read-all', operation: 'MarkAllNotificationsRead', summary: 'Mark all notifications as read', auth: 'bearer',
+    emptyData: true, message: '5 notifications marked as read.',
+    outcome: (count) => ({ message: `${counted(count as number, 'notification', 'notifications')} marked as read.` }),
+  }),
+  route<RegisterDeviceTokenMutationVariables>({
+    method: 'POST', path: '/notifications/fcm-token', operation: 'RegisterDeviceToken', summary: 'Register FCM token', auth: 'bearer', status: 201,
+    variables: ({ body }) => ({ input: body }),
+    // 201 when the token is new to this user, 200 when it was already theirs (moved to this session).
+    outcome: (token) => ({ status: (token as { created: boolean }).created ? 201 : 200 }),
+  }),
+  route<RemoveDeviceTokenMutationVariables>({
+    method: 'DELETE', path: '/notifications/fcm-token', operation: 'RemoveDeviceToken', summary: 'Remove FCM token', auth: 'bearer',
+    emptyData: true, message: '1 device token removed.',
+    variables: ({ body }) => ({ token: body.token }),
+    outcome: (count) => ({ message: `${counted(count as number, 'device token', 'device tokens')} removed.` }),
+  }),
+  route<NotificationQueryVariables>({
+    method: 'GET', path: '/notifications/:id', operation: 'Notification', summary: 'Get notification', auth: 'bearer',
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  }),
+  route<MarkNotificationReadMutationVariables>({
+    method: 'POST', path: '/notifications/:id/read', operation: 'MarkNotificationRead', summary: 'Mark notification as read', auth: 'bearer',
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  }),
+];

@@ -1,0 +1,229 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { NotificationType, PushStatus } from '../src/generated/prisma/enums';
+import { createLogger } from '../src/logger';
+import { notify } from '../src/services/notification.service';
+import { FirebasePushSender, classifyFirebaseError, type MessagingLike } from '../src/services/push/firebase-sender';
+import { createPushSender } from '../src/services/push/factory';
+import { LogPushSender } from '../src/services/push/log-sender';
+import { CRASH_ERROR, PushOutbox } from '../src/services/push/outbox';
+import type { PushMessage, PushResult, PushSender } from '../src/services/push/sender';
+import { startTestGateway, type TestGateway } from './support/harness';
+
+let t: TestGateway;
+let userId: number;
+let counter = 0;
+const logger = createLogger('silent');
+const T0 = new Date(Date.UTC(2031, 0, 1));
+const at = (ms: number) => new Date(T0.getTime() + ms);
+
+/** Records every send; answers what `decide` says for it (sent by default). */
+class FakeSender implements PushSender {
+  readonly name = 'fake';
+  readonly sent: PushMessage[] = [];
+  constructor(private readonly decide: (m: PushMessage) => PushResult | Promise<PushResult> = () => ({ status: 'sent' })) {}
+  async send(m: PushMessage): Promise<PushResult> {
+    this.sent.push(m);
+    return this.decide(m);
+  }
+}
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  userId = (await t.db.prisma.user.findFirstOrThrow({ where: { role: 'INVESTOR', deletedAt: null } })).id;
+  await t.db.prisma.userSettings.upsert({ where: { userId }, create: { userId }, update: { pushEnabled: true } });
+});
+afterAll(() => t.close());
+
+/** Every test starts from an empty outbox (and the rows it queues itself). */
+beforeEach(() => t.db.prisma.pushDelivery.deleteMany());
+
+const prisma = () => t.db.prisma;
+const outbox = (sender: PushSender, maxAttempts = 3) => new PushOutbox(prisma(), sender, logger, { maxAttempts, baseBackoffMs: 1000, leaseMs: 60_000, batchSize: 50 });
+
+/** Queues `n` SYSTEM notifications through notify() for the user's only device token (a fresh one); answers the token. */
+async function queue(n = 1): Promise<string> {
+  const token = `outbox-token-${++counter}`;
+  await prisma().deviceToken.deleteMany({ where: { userId } });
+  await prisma().deviceToken.create({ data: { userId, token, platform: 'ANDROID' } });
+  await prisma().$transaction((tx) =>
+    notify(tx, ...Array.from({ length: n }, (_, i) => ({ userId, type: NotificationType.SYSTEM, title: `Hello ${i}`, body: 'Body', data: { payoutId: 7, note: null } }))),
+  );
+  // Due at T0 (the rows default to the real now, which is before T0).
+  return token;
+}
+const rows = (token: string) => prisma().pushDelivery.findMany({ where: { token }, orderBy: { id: 'asc' } });
+
+describe('PushOutbox.drainOnce', () => {
+  it('sends each due delivery once and marks it SENT', async () => {
+    const token = await queue(2);
+    const sender = new FakeSender();
+    const result = await outbox(sender).drainOnce(T0);
+    expect(result).toMatchObject({ claimed: 2, sent: 2, retried: 0, failed: 0 });
+    expect(sender.sent.map((m) => m.token)).toEqual([token, token]);
+    expect(sender.sent[0]).toMatchObject({ type: 'SYSTEM', title: 'Hello 0', body: 'Body', data: { payoutId: '7', type: 'system', notificationId: expect.any(String) } });
+    for (const r of await rows(token)) expect(r).toMatchObject({ status: PushStatus.SENT, attempts: 1, sentAt: T0, lockedUntil: null });
+    expect(await outbox(sender).drainOnce(at(3_600_000))).toMatchObject({ claimed: 0 });
+    expect(sender.sent).toHaveLength(2);
+  });
+
+  it('retries a transient failure with exponential back-off, then FAILED after the max attempts', async () => {
+    const token = await queue();
+    const sender = new FakeSender(() => ({ status: 'retry', error: 'unavailable' }));
+    const box = outbox(sender, 3);
+    expect(await box.drainOnce(T0)).toMatchObject({ retried: 1 });
+    let [row] = await rows(token);
+    expect(row).toMatchObject({ status: PushStatus.PENDING, attempts: 1, lastError: 'unavailable', nextAttemptAt: at(1000), lockedUntil: null });
+    // Not due yet: nothing is sent before the back-off is over.
+    expect(await box.drainOnce(at(999))).toMatchObject({ claimed: 0 });
+    expect(await box.drainOnce(at(1000))).toMatchObject({ retried: 1 });
+    [row] = await rows(token);
+    expect(row).toMatchObject({ status: PushStatus.PENDING, attempts: 2, nextAttemptAt: at(1000 + 2000) });
+    expect(await box.drainOnce(at(3000))).toMatchObject({ failed: 1 });
+    [row] = await rows(token);
+    expect(row).toMatchObject({ status: PushStatus.FAILED, attempts: 3, lastError: 'unavailable', sentAt: null });
+    expect(sender.sent).toHaveLength(3);
+    expect(await box.drainOnce(at(86_400_000))).toMatchObject({ claimed: 0 });
+  });
+
+  it('a thrown error is a transient failure; a later success is SENT', async () => {
+    const token = await queue();
+    let calls = 0;
+    const sender = new FakeSender(() => {
+      if (++calls === 1) throw new Error('socket hang up');
+      return { status: 'sent' };
+    });
+    await outbox(sender).drainOnce(T0);
+    expect((await rows(token))[0]).toMatchObject({ status: PushStatus.PENDING, lastError: 'socket hang up' });
+    await outbox(sender).drainOnce(at(1000));
+    expect((await rows(token))[0]).toMatchObject({ status: PushStatus.SENT, attempts: 2, sentAt: at(1000) });
+  });
+
+  it('an invalid token fails the delivery at once, forgets the token and fails its other queued pushes', async () => {
+    const token = await queue(3);
+    const sender = new FakeSender(() => ({ status: 'failed', error: 'messaging/registration-token-not-registered', invalidToken: true }));
+    await new PushOutbox(prisma(), sender, logger, { batchSize: 1 }).drainOnce(T0);
+    expect(sender.sent).toHaveLength(1);
+    expect((await rows(token)).map((r) => r.status)).toEqual([PushStatus.FAILED, PushStatus.FAILED, PushStatus.FAILED]);
+    expect(await prisma().deviceToken.count({ where: { token } })).toBe(0);
+  });
+
+  it('a permanent failure that is not about the token keeps the token', async () => {
+    const token = await queue();
+    await outbox(new FakeSender(() => ({ status: 'failed', error: 'messaging/invalid-argument', invalidToken: false }))).drainOnce(T0);
+    expect((await rows(token))[0]).toMatchObject({ status: PushStatus.FAILED, attempts: 1 });
+    expect(await prisma().deviceToken.count({ where: { token } })).toBe(1);
+  });
+
+  it('does not push to a token removed (logout) after the push was queued', async () => {
+    const token = await queue();
+    await prisma().deviceToken.deleteMany({ where: { token } });
+    const sender = new FakeSender();
+    expect(await outbox(sender).drainOnce(T0)).toMatchObject({ claimed: 1, failed: 1 });
+    expect(sender.sent).toHaveLength(0);
+    expect((await rows(token))[0]).toMatchObject({ status: PushStatus.FAILED, lastError: 'device token no longer registered to the user' });
+  });
+});
+
+describe('crash safety (at most once)', () => {
+  it('a SENDING delivery whose lease expired is FAILED, never sent again; one still leased is left alone', async () => {
+    const token = await queue(2);
+    const [expired, leased] = await rows(token);
+    await prisma().pushDelivery.update({ where: { id: expired.id }, data: { status: PushStatus.SENDING, attempts: 1, lockedUntil: at(-1) } });
+    await prisma().pushDelivery.update({ where: { id: leased.id }, data: { status: PushStatus.SENDING, attempts: 1, lockedUntil: at(1) } });
+    const sender = new FakeSender();
+    expect(await outbox(sender).drainOnce(T0)).toMatchObject({ abandoned: 1, claimed: 0 });
+    expect(sender.sent).toHaveLength(0);
+    const after = await rows(token);
+    expect(after[0]).toMatchObject({ status: PushStatus.FAILED, lastError: CRASH_ERROR, attempts: 1 });
+    expect(after[1]).toMatchObject({ status: PushStatus.SENDING, lockedUntil: at(1) });
+  });
+
+  it('a worker that dies between claiming and recording leaves the row to be failed, not resent', async () => {
+    const token = await queue();
+    // The sender "dies": its promise never settles, as if the process stopped mid-send.
+    let started!: () => void;
+    const sending = new Promise<void>((resolve) => (started = resolve));
+    const dying = new FakeSender(() => {
+      started();
+      return new Promise<PushResult>(() => undefined);
+    });
+    void outbox(dying).drainOnce(T0);
+    await sending;
+    expect((await rows(token))[0]).toMatchObject({ status: PushStatus.SENDING, attempts: 1, lockedUntil: at(60_000) });
+    const survivor = new FakeSender();
+    expect(await outbox(survivor).drainOnce(at(30_000))).toMatchObject({ abandoned: 0, claimed: 0 });
+    expect(await outbox(survivor).drainOnce(at(60_001))).toMatchObject({ abandoned: 1, claimed: 0 });
+    expect(survivor.sent).toHaveLength(0);
+    expect((await rows(token))[0]).toMatchObject({ status: PushStatus.FAILED, lastError: CRASH_ERROR });
+  });
+
+  it('two workers draining concurrently never send the same delivery twice', async () => {
+    const token = await queue(40);
+    const a = new FakeSender();
+    const b = new FakeSender();
+    const opts = { batchSize: 7, leaseMs: 60_000 };
+    const boxA = new PushOutbox(prisma(), a, logger, opts);
+    const boxB = new PushOutbox(prisma(), b, logger, opts);
+    for (let i = 0; i < 10; i++) await Promise.all([boxA.drainOnce(T0), boxB.drainOnce(T0)]);
+    const sent = [...a.sent, ...b.sent].map((m) => m.data.notificationId);
+    expect(sent).toHaveLength(40);
+    expect(new Set(sent).size).toBe(40);
+    expect((await rows(token)).every((r) => r.status === PushStatus.SENT && r.attempts === 1)).toBe(true);
+  });
+});
+
+describe('senders', () => {
+  const message: PushMessage = { token: 'tok', type: 'SYSTEM', title: 'T', body: 'B', data: { a: '1' } };
+  const stub = (fail?: unknown): MessagingLike & { calls: unknown[] } => {
+    const calls: unknown[] = [];
+    return {
+      calls,
+      send: async (m: unknown) => {
+        calls.push(m);
+        if (fail) throw fail;
+        return 'projects/x/messages/1';
+      },
+    } as MessagingLike & { calls: unknown[] };
+  };
+  const firebaseError = (code: string) => Object.assign(new Error(code), { code });
+
+  it('the factory picks the log sender without credentials, Firebase with them (JSON or a file path)', () => {
+    const messagingFor = jest.fn(() => stub());
+    expect(createPushSender(undefined, logger, messagingFor)).toBeInstanceOf(LogPushSender);
+    expect(messagingFor).not.toHaveBeenCalled();
+    const account = { type: 'service_account', project_id: 'demo-project', client_email: 'x@demo.iam.gserviceaccount.com' };
+    expect(createPushSender(JSON.stringify(account), logger, messagingFor)).toBeInstanceOf(FirebasePushSender);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'fcm-')), 'service-account.json');
+    writeFileSync(file, JSON.stringify(account));
+    expect(createPushSender(file, logger, messagingFor)).toBeInstanceOf(FirebasePushSender);
+    expect(messagingFor.mock.calls).toEqual([[account], [account]]);
+  });
+
+  it('the Firebase sender sends a notification message and maps errors to retry / permanent / invalid token', async () => {
+    const ok = stub();
+    expect(await new FirebasePushSender(ok).send(message)).toEqual({ status: 'sent' });
+    expect(ok.calls).toEqual([{ token: 'tok', notification: { title: 'T', body: 'B' }, data: { a: '1' } }]);
+    const cases: Array<[string, PushResult['status'], boolean?]> = [
+      ['messaging/registration-token-not-registered', 'failed', true],
+      ['messaging/invalid-registration-token', 'failed', true],
+      ['messaging/invalid-argument', 'failed', false],
+      ['messaging/message-rate-exceeded', 'retry'],
+      ['messaging/server-unavailable', 'retry'],
+      ['messaging/internal-error', 'retry'],
+      ['app/network-error', 'retry'],
+    ];
+    for (const [code, status, invalidToken] of cases) {
+      const result = await new FirebasePushSender(stub(firebaseError(code))).send(message);
+      expect(result.status).toBe(status);
+      if (invalidToken !== undefined) expect(result).toMatchObject({ invalidToken });
+      expect(classifyFirebaseError(firebaseError(code))).toEqual(result);
+    }
+    expect(classifyFirebaseError(new Error('boom'))).toMatchObject({ status: 'retry' });
+  });
+
+  it('the log sender reports every push as sent', async () => {
+    expect(await new LogPushSender(logger).send(message)).toEqual({ status: 'sent' });
+  });
+});
