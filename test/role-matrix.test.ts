@@ -30,19 +30,22 @@ const MATRIX: Record<'Query' | 'Mutation', Record<string, Role[]>> = {
     distributions: USERS, distribution: USERS, withdrawalRequests: USERS, investmentRequests: USERS, investmentRequest: USERS,
     investors: USERS, investor: USERS, investorPortfolio: USERS, portfolioPerformance: USERS, transactions: USERS, transaction: USERS,
     payouts: USERS, payout: USERS, categoryMemberships: USERS, categoryMembership: USERS, kycDocuments: USERS, kycDocument: USERS,
-    kycStatus: USERS, portfolio: INVESTOR, availableCategories: INVESTOR,
+    kycStatus: USERS, kycDocumentDownload: USERS, portfolio: INVESTOR, availableCategories: INVESTOR,
+    profitStatement: INVESTOR, taxStatement: INVESTOR, portfolioSummaryStatement: INVESTOR,
+    notifications: USERS, notification: USERS, unreadNotificationCount: USERS,
     distributionDeclarations: STAFF, distributionDeclaration: STAFF, assetsUnderManagement: STAFF, distributionTotals: STAFF, withdrawalVolumes: STAFF,
   },
   Mutation: {
     login: ANYONE, register: ANYONE, refreshToken: ANYONE, forgotPassword: ANYONE, resetPassword: ANYONE,
     changePassword: USERS, updateProfile: USERS, deleteAccount: USERS, updateSettings: USERS, logout: USERS,
     createInvestmentRequest: INVESTOR, cancelInvestmentRequest: INVESTOR, createWithdrawalRequest: INVESTOR, cancelWithdrawalRequest: INVESTOR,
-    createCategoryMembership: INVESTOR,
+    createCategoryMembership: INVESTOR, uploadKycDocument: INVESTOR,
     approveInvestmentRequest: ADMIN, rejectInvestmentRequest: ADMIN, approveWithdrawalRequest: ADMIN, rejectWithdrawalRequest: ADMIN,
     completeWithdrawalRequest: ADMIN, declareDistribution: ADMIN, approveDistribution: ADMIN, distributeDistribution: ADMIN,
     cancelDistribution: ADMIN, approveKycDocument: ADMIN, rejectKycDocument: ADMIN, markPayoutPaid: ADMIN, markPayoutFailed: ADMIN,
     createCategory: ADMIN, updateCategory: ADMIN, createUnit: ADMIN, updateUnit: ADMIN, recordUnitValuation: ADMIN,
     upsertLegalText: ADMIN, updateAppConfig: ADMIN,
+    markNotificationRead: USERS, markAllNotificationsRead: USERS, registerDeviceToken: USERS, removeDeviceToken: USERS,
   },
 };
 
@@ -97,7 +100,8 @@ describe('role matrix', () => {
   });
 
   it('lets analysts read but change nothing beyond their own account', () => {
-    const ownAccount = ['login', 'register', 'refreshToken', 'forgotPassword', 'resetPassword', 'changePassword', 'updateProfile', 'deleteAccount', 'updateSettings', 'logout'];
+    const ownAccount = ['login', 'register', 'refreshToken', 'forgotPassword', 'resetPassword', 'changePassword', 'updateProfile', 'deleteAccount', 'updateSettings', 'logout',
+      'markNotificationRead', 'markAllNotificationsRead', 'registerDeviceToken', 'removeDeviceToken'];
     const analystMutations = Object.entries(MATRIX.Mutation).filter(([, roles]) => roles.includes('analyst')).map(([name]) => name);
     expect(analystMutations.sort()).toEqual(ownAccount.sort());
   });

@@ -11,11 +11,13 @@ import { InvestmentRequestResolver } from './investment-request.resolver';
 import { InvestorResolver } from './investor.resolver';
 import { KycResolver } from './kyc.resolver';
 import { LegalResolver } from './legal.resolver';
+import { NotificationResolver } from './notification.resolver';
 import { PayoutResolver } from './payout.resolver';
 import { PortfolioResolver } from './portfolio.resolver';
 import { SettingsResolver } from './settings.resolver';
+import { StatementResolver } from './statement.resolver';
 import { UnitResolver } from './unit.resolver';
 import { WithdrawalRequestResolver } from './withdrawal-request.resolver';
 
 /** Every resolver class of the schema (one line per feature). */
-export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [AuthResolver, AccountResolver, SettingsResolver, LegalResolver, AppConfigResolver, DistributionResolver, WithdrawalRequestResolver, InvestorResolver, InvestmentRequestResolver, PortfolioResolver, PayoutResolver, CategoryResolver, UnitResolver, CategoryMembershipResolver, DashboardResolver, KycResolver, AnalyticsResolver];
+export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [AuthResolver, AccountResolver, SettingsResolver, LegalResolver, AppConfigResolver, DistributionResolver, WithdrawalRequestResolver, InvestorResolver, InvestmentRequestResolver, PortfolioResolver, PayoutResolver, CategoryResolver, UnitResolver, CategoryMembershipResolver, DashboardResolver, KycResolver, AnalyticsResolver, NotificationResolver, StatementResolver];

@@ -9,11 +9,13 @@ import { investmentRequestRoutes } from './investment-requests.routes';
 import { investorRoutes } from './investors.routes';
 import { kycRoutes } from './kyc.routes';
 import { legalRoutes } from './legal.routes';
+import { notificationRoutes } from './notifications.routes';
 import { payoutRoutes } from './payouts.routes';
 import { portfolioRoutes } from './portfolio.routes';
 import { publicRoutes } from './public.routes';
 import type { RestRoute } from './route';
 import { settingsRoutes } from './settings.routes';
+import { statementRoutes } from './statements.routes';
 import { unitRoutes } from './units.routes';
 import { withdrawalRoutes } from './withdrawals.routes';
 
@@ -21,4 +23,4 @@ import { withdrawalRoutes } from './withdrawals.routes';
  * The whole /api/v1 route table (one line per feature). Within a path shape, literal segments must
  * come before parameters: `/x/available` before `/x/:id`.
  */
-export const routeTable: RestRoute<unknown>[] = [...authRoutes, ...accountRoutes, ...settingsRoutes, ...legalRoutes, ...appConfigRoutes, ...distributionRoutes, ...withdrawalRoutes, ...investorRoutes, ...investmentRequestRoutes, ...portfolioRoutes, ...payoutRoutes, ...categoryRoutes, ...unitRoutes, ...publicRoutes, ...dashboardRoutes, ...categoryMembershipRoutes, ...kycRoutes];
+export const routeTable: RestRoute<unknown>[] = [...authRoutes, ...accountRoutes, ...settingsRoutes, ...legalRoutes, ...appConfigRoutes, ...distributionRoutes, ...withdrawalRoutes, ...investorRoutes, ...investmentRequestRoutes, ...portfolioRoutes, ...payoutRoutes, ...categoryRoutes, ...unitRoutes, ...publicRoutes, ...dashboardRoutes, ...categoryMembershipRoutes, ...kycRoutes, ...notificationRoutes, ...statementRoutes];

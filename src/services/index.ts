@@ -15,10 +15,13 @@ import { InvestorService } from './investor.service';
 import { KycService } from './kyc.service';
 import { LegalService } from './legal.service';
 import { LogMailer, type Mailer } from './mailer';
+import { NotificationService } from './notification.service';
 import { PayoutService } from './payout.service';
 import { PortfolioService } from './portfolio.service';
 import { RateLimitService } from './rate-limit.service';
 import { SettingsService } from './settings.service';
+import { StatementService } from './statement.service';
+import { LocalFileStorage } from './storage/local-file-storage';
 import { UnitService } from './unit.service';
 import { WithdrawalRequestService } from './withdrawal-request.service';
 
@@ -46,6 +49,8 @@ export interface Services {
   dashboard: DashboardService;
   kyc: KycService;
   analytics: AnalyticsService;
+  statements: StatementService;
+  notifications: NotificationService;
 }
 
 export function createServices(prisma: Prisma, config: Config, logger: Logger): Services {
@@ -53,6 +58,7 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger): 
   const downloads = new DownloadService(config.jwtSecret);
   const auth = new AuthService(prisma, config, limiter);
   const mailer = new LogMailer(logger);
+  const portfolio = new PortfolioService(prisma);
   return {
     prisma,
     logger,
@@ -67,13 +73,15 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger): 
     withdrawalRequests: new WithdrawalRequestService(prisma),
     investors: new InvestorService(prisma),
     investmentRequests: new InvestmentRequestService(prisma),
-    portfolio: new PortfolioService(prisma),
+    portfolio,
     payouts: new PayoutService(prisma),
     categories: new CategoryService(prisma),
     units: new UnitService(prisma),
     categoryMemberships: new CategoryMembershipService(prisma),
     dashboard: new DashboardService(prisma),
-    kyc: new KycService(prisma),
+    kyc: new KycService(prisma, downloads, new LocalFileStorage(config.storageDir), config.uploadMaxBytes),
     analytics: new AnalyticsService(prisma),
+    statements: new StatementService(prisma, downloads, portfolio),
+    notifications: new NotificationService(prisma),
   };
 }

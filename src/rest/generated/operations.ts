@@ -28,6 +28,11 @@ export type CreateWithdrawalRequestInput = {
   unitId: number;
 };
 
+export type DevicePlatform =
+  | 'ANDROID'
+  | 'IOS'
+  | 'WEB';
+
 /** All optional; `from`/`to` are inclusive UTC dates on distributedAt. */
 export type DistributionFilter = {
   from?: string | null | undefined;
@@ -52,6 +57,14 @@ export type DistributionType =
   | 'DIVIDEND'
   | 'INTEREST'
   | 'RENTAL_INCOME';
+
+/** A file sent inline. REST sends it as multipart/form-data instead; the adapter turns it into this. */
+export type FileUploadInput = {
+  /** The bytes, base64-encoded. */
+  contentBase64: string;
+  /** The name on the client; informative only (the type is read from the content). */
+  fileName: string;
+};
 
 export type InvestmentRequestFilter = {
   /** Staff only; investors always see their own. */
@@ -101,6 +114,16 @@ export type MembershipStatus =
   | 'ACTIVE'
   | 'CANCELLED';
 
+export type NotificationType =
+  | 'DISTRIBUTION_DISTRIBUTED'
+  | 'INVESTMENT_REQUEST_REVIEWED'
+  | 'KYC_REVIEWED'
+  | 'NEW_UNIT_IN_CATEGORY'
+  | 'PAYOUT_PAID'
+  | 'SYSTEM'
+  | 'WITHDRAWAL_COMPLETED'
+  | 'WITHDRAWAL_REQUEST_REVIEWED';
+
 export type PayoutFilter = {
   /** Staff only; investors always see their own. */
   investorId?: number | null | undefined;
@@ -117,6 +140,11 @@ export type PayoutStatus =
   | 'FAILED'
   | 'PAID'
   | 'PENDING';
+
+export type RegisterDeviceTokenInput = {
+  platform: DevicePlatform;
+  token: string;
+};
 
 export type RegisterInput = {
   email: string;
@@ -139,6 +167,11 @@ export type Role =
   | 'ADMIN'
   | 'ANALYST'
   | 'INVESTOR';
+
+/** PDF (default) or CSV. */
+export type StatementFormat =
+  | 'CSV'
+  | 'PDF';
 
 /** All optional; `from`/`to` are inclusive UTC dates on occurredAt. */
 export type TransactionFilter = {
@@ -192,6 +225,12 @@ export type UpdateSettingsInput = {
   notifyWithdrawals?: boolean | null | undefined;
   pushEnabled?: boolean | null | undefined;
   timezone?: string | null | undefined;
+};
+
+export type UploadKycDocumentInput = {
+  documentType: KycDocumentType;
+  /** A PDF, JPEG or PNG, at most UPLOAD_MAX_BYTES (10 MB by default). */
+  file: FileUploadInput;
 };
 
 export type WithdrawalRequestFilter = {
@@ -418,6 +457,20 @@ export type KycStatusQueryVariables = Exact<{
 
 export type KycStatusQuery = { kycStatus: { status: KycStatus, documentsCount: number, approvedCount: number, pendingCount: number, rejectedCount: number, lastReviewedAt: string | null } };
 
+export type UploadKycDocumentMutationVariables = Exact<{
+  input: UploadKycDocumentInput;
+}>;
+
+
+export type UploadKycDocumentMutation = { uploadKycDocument: { id: number, documentType: KycDocumentType, status: KycDocumentStatus, mimeType: string, sizeBytes: number, rejectionReason: string | null, reviewedAt: string | null, createdAt: string } };
+
+export type KycDocumentDownloadQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type KycDocumentDownloadQuery = { kycDocumentDownload: { url: string } };
+
 export type LegalTextFieldsFragment = { kind: LegalTextKind, title: string, content: string, version: string, publishedAt: string, updatedAt: string };
 
 export type LegalTextQueryVariables = Exact<{
@@ -426,6 +479,51 @@ export type LegalTextQueryVariables = Exact<{
 
 
 export type LegalTextQuery = { legalText: { kind: LegalTextKind, title: string, content: string, version: string, publishedAt: string, updatedAt: string } };
+
+export type NotificationFieldsFragment = { id: number, type: NotificationType, title: string, body: string, data: unknown, readAt: string | null, createdAt: string };
+
+export type NotificationsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+  unread?: boolean | null | undefined;
+  unreadFirst?: boolean | null | undefined;
+}>;
+
+
+export type NotificationsQuery = { notifications: { items: Array<{ id: number, type: NotificationType, title: string, body: string, data: unknown, readAt: string | null, createdAt: string }>, pageInfo: { currentPage: number, perPage: number, total: number, lastPage: number, from: number | null, to: number | null, hasNextPage: boolean, hasPreviousPage: boolean } } };
+
+export type NotificationQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type NotificationQuery = { notification: { id: number, type: NotificationType, title: string, body: string, data: unknown, readAt: string | null, createdAt: string } };
+
+export type MarkNotificationReadMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type MarkNotificationReadMutation = { markNotificationRead: { id: number, type: NotificationType, title: string, body: string, data: unknown, readAt: string | null, createdAt: string } };
+
+export type MarkAllNotificationsReadMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MarkAllNotificationsReadMutation = { markAllNotificationsRead: number };
+
+export type RegisterDeviceTokenMutationVariables = Exact<{
+  input: RegisterDeviceTokenInput;
+}>;
+
+
+export type RegisterDeviceTokenMutation = { registerDeviceToken: { id: number, token: string, platform: DevicePlatform, created: boolean, createdAt: string, updatedAt: string } };
+
+export type RemoveDeviceTokenMutationVariables = Exact<{
+  token?: string | null | undefined;
+}>;
+
+
+export type RemoveDeviceTokenMutation = { removeDeviceToken: number };
 
 export type PayoutFieldsFragment = { id: number, investorId: number, source: PayoutSource, distributionId: number | null, withdrawalRequestId: number | null, amount: string, status: PayoutStatus, reference: string, paidAt: string | null, createdAt: string, unit: { id: number, code: string, name: string } };
 
@@ -515,6 +613,30 @@ export type UpdateSettingsMutationVariables = Exact<{
 
 
 export type UpdateSettingsMutation = { updateSettings: { language: string, currency: string, timezone: string, pushEnabled: boolean, emailEnabled: boolean, notifyInvestments: boolean, notifyWithdrawals: boolean, notifyDistributions: boolean, notifyPayouts: boolean, notifyKyc: boolean, notifyNewUnits: boolean, updatedAt: string } };
+
+export type ProfitStatementQueryVariables = Exact<{
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+  format?: StatementFormat | null | undefined;
+}>;
+
+
+export type ProfitStatementQuery = { profitStatement: { url: string } };
+
+export type TaxStatementQueryVariables = Exact<{
+  year?: number | null | undefined;
+  format?: StatementFormat | null | undefined;
+}>;
+
+
+export type TaxStatementQuery = { taxStatement: { url: string } };
+
+export type PortfolioSummaryStatementQueryVariables = Exact<{
+  format?: StatementFormat | null | undefined;
+}>;
+
+
+export type PortfolioSummaryStatementQuery = { portfolioSummaryStatement: { url: string } };
 
 export type UnitFieldsFragment = { id: number, code: string, name: string, description: string, location: string, status: UnitStatus, totalValue: string, availablePercentage: string, minInvestment: string, expectedReturn: string, currentValue: string, imageUrl: string | null, listedAt: string, createdAt: string, updatedAt: string, category: { id: number, name: string }, myHolding: { ownershipPercentage: string, investedAmount: string } | null };
 
