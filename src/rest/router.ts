@@ -1,7 +1,7 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
 import { buildContext } from '../context';
-import { HttpError } from '../errors';
+import { HttpError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
 import { readMultipart } from './multipart';
 import { sendDownload, sendError, sendJson } from './respond';
@@ -34,6 +34,8 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
     const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeURIComponent(values[i])]));
     try {
       const ctx = await buildContext(services, req.headers.authorization, { ip: req.ip ?? '', userAgent: req.get('user-agent') });
+      // As Laravel's auth middleware does, authentication answers before any input is looked at.
+      if (hit.route.auth !== 'guest' && !ctx.user) throw new UnauthenticatedError();
       const body = hit.route.multipartFile
         ? await readMultipart(req, hit.route.multipartFile, uploadMaxBytes)
         : req.body && typeof req.body === 'object' && !Array.isArray(req.body)
