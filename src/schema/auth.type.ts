@@ -1,6 +1,7 @@
 import { IsEmail, IsNotEmpty, IsOptional, Length, Matches, MaxLength } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { User } from './user.type';
+import { RequiredText } from './rules';
 
 @ObjectType()
 export class AuthPayload {
@@ -34,8 +35,7 @@ export const PASSWORD_MESSAGE = 'The password field must be at least 8 character
 @InputType()
 export class RegisterInput {
   @Field(() => String)
-  @IsNotEmpty({ message: 'The name field is required.' })
-  @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
+  @RequiredText('name', 255)
   name: string;
 
   @Field(() => String)

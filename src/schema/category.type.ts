@@ -1,5 +1,6 @@
-import { IsBoolean, IsNotEmpty, IsOptional, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, Matches, MaxLength } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { RequiredText } from './rules';
 
 export const SLUG_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const COLOR_RULE = /^#[0-9A-Fa-f]{6}$/;
@@ -53,8 +54,7 @@ abstract class CategoryFieldsInput {
 @InputType()
 export class CreateCategoryInput extends CategoryFieldsInput {
   @Field(() => String)
-  @IsNotEmpty({ message: 'The name field is required.' })
-  @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
+  @RequiredText('name', 255)
   name: string;
 
   @Field(() => String, { description: 'Lower-case words joined by hyphens, e.g. "student-housing".' })
@@ -63,13 +63,11 @@ export class CreateCategoryInput extends CategoryFieldsInput {
   slug: string;
 
   @Field(() => String)
-  @IsNotEmpty({ message: 'The description field is required.' })
-  @MaxLength(2000, { message: 'The description field must not be greater than 2000 characters.' })
+  @RequiredText('description', 2000)
   description: string;
 
   @Field(() => String)
-  @IsNotEmpty({ message: 'The icon field is required.' })
-  @MaxLength(64, { message: 'The icon field must not be greater than 64 characters.' })
+  @RequiredText('icon', 64)
   icon: string;
 
   @Field(() => String)
@@ -81,8 +79,7 @@ export class CreateCategoryInput extends CategoryFieldsInput {
 export class UpdateCategoryInput extends CategoryFieldsInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @IsNotEmpty({ message: 'The name field is required.' })
-  @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
+  @RequiredText('name', 255)
   name?: string | null;
 
   @Field(() => String, { nullable: true })
@@ -93,14 +90,12 @@ export class UpdateCategoryInput extends CategoryFieldsInput {
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @IsNotEmpty({ message: 'The description field is required.' })
-  @MaxLength(2000, { message: 'The description field must not be greater than 2000 characters.' })
+  @RequiredText('description', 2000)
   description?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @IsNotEmpty({ message: 'The icon field is required.' })
-  @MaxLength(64, { message: 'The icon field must not be greater than 64 characters.' })
+  @RequiredText('icon', 64)
   icon?: string | null;
 
   @Field(() => String, { nullable: true })

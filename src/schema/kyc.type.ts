@@ -1,8 +1,9 @@
-import { IsNotEmpty, IsOptional, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsOptional, Min, ValidateNested } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { KycStatus } from '../services/investor.service';
 import { KycDocumentStatus, KycDocumentType } from './enums';
 import './investor.type'; // registers the KycStatus enum used below
+import { RequiredText } from './rules';
 
 @ObjectType({ description: 'An identity or address document an investor uploaded for verification (the file itself is not exposed).' })
 export class KycDocument {
@@ -44,8 +45,7 @@ export class KycDocumentsArgs extends KycScopeArgs {
 @InputType({ description: 'A file sent inline. REST sends it as multipart/form-data instead; the adapter turns it into this.' })
 export class FileUploadInput {
   @Field(() => String, { description: 'The name on the client; informative only (the type is read from the content).' })
-  @IsNotEmpty({ message: 'The file name field is required.' })
-  @MaxLength(255, { message: 'The file name field must not be greater than 255 characters.' })
+  @RequiredText('file name', 255)
   fileName: string;
 
   @Field(() => String, { description: 'The bytes, base64-encoded.' }) contentBase64: string;

@@ -1,5 +1,5 @@
-import { IsNotEmpty, MaxLength } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
+import { RequiredText } from './rules';
 
 /** Arguments of every back-office rejection (investment, withdrawal, KYC document). */
 @ArgsType()
@@ -7,7 +7,6 @@ export class RejectArgs {
   @Field(() => Int) id: number;
 
   @Field(() => String, { description: 'Shown to the investor.' })
-  @IsNotEmpty({ message: 'The reason field is required.' })
-  @MaxLength(1000, { message: 'The reason field must not be greater than 1000 characters.' })
+  @RequiredText('reason', 1000)
   reason: string;
 }

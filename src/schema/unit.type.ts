@@ -1,10 +1,11 @@
-import { IsNotEmpty, IsOptional, IsUrl, Matches, MaxLength, Min } from 'class-validator';
+import { IsOptional, IsUrl, Matches, MaxLength, Min } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { CategoryRef } from './category.type';
 import { UnitStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
+import { RequiredText } from './rules';
 
 export const UNIT_CODE_RULE = /^[A-Z0-9]+(?:-[A-Z0-9]+)*$/;
 
@@ -83,18 +84,15 @@ export class CreateUnitInput {
   code: string;
 
   @Field(() => String)
-  @IsNotEmpty({ message: 'The name field is required.' })
-  @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
+  @RequiredText('name', 255)
   name: string;
 
   @Field(() => String)
-  @IsNotEmpty({ message: 'The description field is required.' })
-  @MaxLength(5000, { message: 'The description field must not be greater than 5000 characters.' })
+  @RequiredText('description', 5000)
   description: string;
 
   @Field(() => String)
-  @IsNotEmpty({ message: 'The location field is required.' })
-  @MaxLength(255, { message: 'The location field must not be greater than 255 characters.' })
+  @RequiredText('location', 255)
   location: string;
 
   @Field(() => Int)
@@ -119,20 +117,17 @@ export class CreateUnitInput {
 export class UpdateUnitInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @IsNotEmpty({ message: 'The name field is required.' })
-  @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
+  @RequiredText('name', 255)
   name?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @IsNotEmpty({ message: 'The description field is required.' })
-  @MaxLength(5000, { message: 'The description field must not be greater than 5000 characters.' })
+  @RequiredText('description', 5000)
   description?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @IsNotEmpty({ message: 'The location field is required.' })
-  @MaxLength(255, { message: 'The location field must not be greater than 255 characters.' })
+  @RequiredText('location', 255)
   location?: string | null;
 
   @Field(() => Int, { nullable: true })

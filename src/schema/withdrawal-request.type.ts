@@ -1,9 +1,10 @@
-import { IsNotEmpty, IsOptional, MaxLength, Min } from 'class-validator';
+import { IsOptional, Min } from 'class-validator';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { WithdrawalRequestStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
+import { RequiredText } from './rules';
 
 @ObjectType({ description: 'id, code and name of a unit, embedded in other records.' })
 export class UnitRef {
@@ -57,8 +58,7 @@ export class CreateWithdrawalRequestInput {
   ownershipPercentage: Decimal;
 
   @Field(() => String)
-  @IsNotEmpty({ message: 'The reason field is required.' })
-  @MaxLength(1000, { message: 'The reason field must not be greater than 1000 characters.' })
+  @RequiredText('reason', 1000)
   reason: string;
 }
 
