@@ -6,6 +6,7 @@ import { ownerScope, requireInvestor } from './access';
 import { isUniqueViolation } from './access';
 import { CategoryService, type CategoryView } from './category.service';
 import { MEMBERSHIP, assertUpdated } from './state-machine';
+import { listWhere } from './listing';
 
 export interface MembershipFilterInput {
   status?: MembershipStatus | null;
@@ -34,7 +35,7 @@ export class CategoryMembershipService {
   list(user: AuthUser, filter?: MembershipFilterInput | null) {
     const f = filter ?? {};
     return this.prisma.categoryMembership.findMany({
-      where: { ...(f.investorId ? { investorId: f.investorId } : {}), ...ownerScope(user), ...(f.status ? { status: f.status } : {}) },
+      where: listWhere(user, f, ['status']),
       select: SELECT,
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     });

@@ -8,6 +8,7 @@ import { ownerScope } from './access';
 import { allocate, cents, dec, sum, type Decimal, type DecimalInput } from './money';
 import { notify } from './notification.service';
 import { DISTRIBUTION, assertTransition, assertUpdated } from './state-machine';
+import { dayRange, listWhere } from './listing';
 
 export interface DistributionFilterInput {
   status?: DistributionStatus | null;
@@ -49,7 +50,6 @@ export interface DeclareDistributionData {
   feeRate: DecimalInput;
 }
 
-const DAY_MS = 86_400_000;
 /** Decimal(14, 2): the largest amount a money column holds. */
 const MAX_MONEY = dec('999999999999.99');
 
@@ -137,17 +137,9 @@ export class DistributionService {
   async list(user: AuthUser, filter: DistributionFilterInput | null | undefined, page?: number | null, perPage?: number | null): Promise<Page<DistributionView>> {
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
-    if (f.from && f.to && f.from > f.to) throw ValidationError.field('to', 'The to field must be a date after or equal to from.');
     const where = {
-      ...(f.investorId ? { investorId: f.investorId } : {}),
-      ...ownerScope(user),
-      ...(f.status ? { status: f.status } : {}),
-      ...(f.type ? { type: f.type } : {}),
-      ...(f.unitId ? { unitId: f.unitId } : {}),
-      ...(f.period ? { period: f.period } : {}),
-      ...(f.from || f.to
-        ? { distributedAt: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lt: new Date(f.to.getTime() + DAY_MS) } : {}) } }
-        : {}),
+      ...listWhere(user, f, ['status', 'type', 'unitId', 'period']),
+      distributedAt: dayRange(f.from, f.to),
     };
     const [rows, total] = await Promise.all([
       this.prisma.distribution.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),

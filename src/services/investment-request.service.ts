@@ -8,6 +8,7 @@ import { ownerScope, requireInvestor } from './access';
 import { Decimal, HUNDRED, dec, type DecimalInput } from './money';
 import { notify } from './notification.service';
 import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-machine';
+import { listWhere } from './listing';
 
 type Tx = PrismaNs.TransactionClient;
 
@@ -64,10 +65,7 @@ export class InvestmentRequestService {
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
     const where = {
-      ...(f.investorId ? { investorId: f.investorId } : {}),
-      ...ownerScope(user),
-      ...(f.status ? { status: f.status } : {}),
-      ...(f.unitId ? { unitId: f.unitId } : {}),
+      ...listWhere(user, f, ['status', 'unitId']),
     };
     const [rows, total] = await Promise.all([
       this.prisma.investmentRequest.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),

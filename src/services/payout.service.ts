@@ -8,6 +8,7 @@ import { ownerScope } from './access';
 import { dec } from './money';
 import { notify } from './notification.service';
 import { PAYOUT, assertTransition, assertUpdated } from './state-machine';
+import { listWhere } from './listing';
 
 type Tx = PrismaNs.TransactionClient;
 
@@ -78,11 +79,7 @@ export class PayoutService {
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
     const where = {
-      ...(f.investorId ? { investorId: f.investorId } : {}),
-      ...ownerScope(user),
-      ...(f.status ? { status: f.status } : {}),
-      ...(f.source ? { source: f.source } : {}),
-      ...(f.unitId ? { unitId: f.unitId } : {}),
+      ...listWhere(user, f, ['status', 'source', 'unitId']),
     };
     const [rows, total] = await Promise.all([
       this.prisma.payout.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),

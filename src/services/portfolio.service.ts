@@ -1,12 +1,13 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
-import { NotFoundError, ValidationError } from '../errors';
+import { NotFoundError } from '../errors';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, type TransactionType } from '../generated/prisma/enums';
 import { pageWindow, toPage } from '../pagination';
 import { ownerScope, requireInvestor } from './access';
 import { investorScope } from './investor.service';
 import { Decimal, HUNDRED, ZERO, cents, dec, sum, type DecimalInput } from './money';
+import { dayRange, listWhere } from './listing';
 
 type Db = Pick<Prisma, 'unit'>;
 
@@ -30,7 +31,6 @@ export interface TransactionFilterInput {
   investorId?: number | null;
 }
 
-const DAY_MS = 86_400_000;
 const QUARTERS_SHOWN = 8;
 
 const UNIT_REF = { select: { id: true, code: true, name: true } } as const;
@@ -72,13 +72,6 @@ export function returnOn(invested: Decimal, currentValue: Decimal): Valuation {
 /** A share of a unit valued at unitValue: ownership% × value / 100 to the cent, and its return. */
 export function valueShare(ownershipPercentage: DecimalInput, investedAmount: DecimalInput, unitValue: Decimal): Valuation {
   return returnOn(dec(investedAmount), cents(dec(ownershipPercentage).times(unitValue).dividedBy(HUNDRED)));
-}
-
-/** Inclusive UTC date range (`to` covers its whole day); `from` after `to` is a 422. */
-function dateRange(from?: Date | null, to?: Date | null) {
-  if (from && to && from > to) throw ValidationError.field('to', 'The to field must be a date after or equal to from.');
-  if (!from && !to) return undefined;
-  return { ...(from ? { gte: from } : {}), ...(to ? { lt: new Date(to.getTime() + DAY_MS) } : {}) };
 }
 
 /** The first instant (UTC) of the quarter `offset` quarters away from the one holding `at`. */
@@ -178,13 +171,9 @@ export class PortfolioService {
   async transactions(user: AuthUser, filter: TransactionFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
-    const occurredAt = dateRange(f.from, f.to);
     const where = {
-      ...(f.investorId ? { investorId: f.investorId } : {}),
-      ...ownerScope(user),
-      ...(f.type ? { type: f.type } : {}),
-      ...(f.unitId ? { unitId: f.unitId } : {}),
-      ...(occurredAt ? { occurredAt } : {}),
+      ...listWhere(user, f, ['type', 'unitId']),
+      occurredAt: dayRange(f.from, f.to),
     };
     const [rows, total] = await Promise.all([
       this.prisma.transaction.findMany({ where, select: TRANSACTION_SELECT, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),

@@ -4,11 +4,12 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { pageWindow, toPage } from '../pagination';
-import { ownerScope, requireInvestor } from './access';
+import { requireInvestor } from './access';
 import { HUNDRED, cents, dec, type DecimalInput } from './money';
 import { notify } from './notification.service';
 import { payPayout } from './payout.service';
 import { WITHDRAWAL_REQUEST, assertTransition, assertUpdated } from './state-machine';
+import { listWhere } from './listing';
 
 export interface WithdrawalRequestFilterInput {
   status?: WithdrawalRequestStatus | null;
@@ -83,10 +84,7 @@ export class WithdrawalRequestService {
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
     const where = {
-      ...(f.investorId ? { investorId: f.investorId } : {}),
-      ...ownerScope(user),
-      ...(f.status ? { status: f.status } : {}),
-      ...(f.unitId ? { unitId: f.unitId } : {}),
+      ...listWhere(user, f, ['status', 'unitId']),
     };
     const [rows, total] = await Promise.all([
       this.prisma.withdrawalRequest.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
