@@ -23,7 +23,7 @@ describe('migrations through the WASM schema engine', () => {
 describe('connections the schema engine opens', () => {
   const serverUrl = process.env.TEST_DATABASE_URL;
 
-  it(serverUrl ? 'are closed when migrating is done (PostgreSQL: no session left on the database)' : 'leave the shared PGlite usable (PGlite)', async () => {
+  it(serverUrl ? 'are closed when migrating is done (PostgreSQL: the database can be dropped at once)' : 'leave the shared PGlite usable (PGlite)', async () => {
     if (!serverUrl) {
       const pglite = new PGlite();
       const db = await openDatabase({ pglite });
@@ -44,9 +44,9 @@ describe('connections the schema engine opens', () => {
     const db = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
     await applyMigrations(db.adapterFactory);
     await db.close();
-    const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-    expect(rows[0].n).toBe(0);
-    await admin.query(`DROP DATABASE ${name}`);
+    // Without FORCE, DROP DATABASE (like CREATE DATABASE … TEMPLATE) fails while another session stays
+    // on the database; PostgreSQL gives closing sessions up to 5 s, node-postgres idle pools linger 10 s.
+    await expect(admin.query(`DROP DATABASE ${name}`)).resolves.toBeDefined();
     await admin.end();
   });
 });
