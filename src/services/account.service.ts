@@ -6,7 +6,7 @@ import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { InvestmentRequestStatus, Role, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { USER_SELECT, newOpaqueToken, sha256, toUserView, type AuthService, type UserView } from './auth.service';
 import type { Mailer } from './mailer';
-import { hashPassword, verifyPassword } from './password';
+import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import type { RateLimitService } from './rate-limit.service';
 
 export interface ResetPasswordData {
@@ -30,7 +30,6 @@ export interface UpdateProfileData {
 const RESET_TOKEN_TTL_MINUTES = 60;
 const INVALID_TOKEN = 'This password reset token is invalid.';
 const WRONG_PASSWORD = 'The password is incorrect.';
-const CONFIRMATION_MISMATCH = 'The password field confirmation does not match.';
 /** Not an Argon2 string, so no password can ever verify against it. */
 const UNUSABLE_PASSWORD_HASH = '!deleted';
 
@@ -93,8 +92,7 @@ export class AccountService {
       where: { tokenHash: sha256(data.token) },
       select: { id: true, userId: true, usedAt: true, expiresAt: true, user: { select: { email: true, deletedAt: true } } },
     });
-    const fields: FieldErrors = {};
-    if (data.password !== data.passwordConfirmation) fields.password = [CONFIRMATION_MISMATCH];
+    const fields: FieldErrors = { ...confirmationErrors(data.password, data.passwordConfirmation) };
     if (!record || record.usedAt || record.expiresAt <= now || record.user.deletedAt || record.user.email !== email) fields.token = [INVALID_TOKEN];
     if (Object.keys(fields).length) throw new ValidationError(fields);
     const { id, userId } = record!;
@@ -112,9 +110,7 @@ export class AccountService {
 
   /** Needs the current password; the other sessions end, this one stays. */
   async changePassword(user: AuthUser, data: ChangePasswordData): Promise<boolean> {
-    await this.assertPassword(user, data.currentPassword, 'currentPassword', {
-      ...(data.password !== data.passwordConfirmation ? { password: [CONFIRMATION_MISMATCH] } : {}),
-    });
+    await this.assertPassword(user, data.currentPassword, 'currentPassword', confirmationErrors(data.password, data.passwordConfirmation));
     if (data.password === data.currentPassword) throw ValidationError.field('password', 'The password field and current password must be different.');
     const passwordHash = await hashPassword(data.password);
     await this.prisma.$transaction(async (tx) => {

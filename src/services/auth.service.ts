@@ -6,7 +6,7 @@ import type { Prisma } from '../db/database';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../errors';
-import { hashPassword, verifyPassword } from './password';
+import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import type { RateLimitService } from './rate-limit.service';
 
 export interface UserView {
@@ -96,8 +96,7 @@ export class AuthService {
   async register(input: { name: string; email: string; password: string; passwordConfirmation: string; phone?: string | null }, ip: string, deviceName?: string | null): Promise<AuthResult> {
     await this.limiter.consume(`register:${ip}`);
     const email = input.email.trim().toLowerCase();
-    const fields: Record<string, string[]> = {};
-    if (input.password !== input.passwordConfirmation) fields.password = ['The password field confirmation does not match.'];
+    const fields: Record<string, string[]> = { ...confirmationErrors(input.password, input.passwordConfirmation) };
     if (await this.prisma.user.findUnique({ where: { email }, select: { id: true } })) fields.email = ['The email has already been taken.'];
     if (Object.keys(fields).length) throw new ValidationError(fields);
     const passwordHash = await hashPassword(input.password);

@@ -6,6 +6,11 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password);
 }
 
+/** The `password` field error when its confirmation differs (Laravel's `confirmed` rule), else none. */
+export function confirmationErrors(password: string, confirmation: string): { password?: string[] } {
+  return password === confirmation ? {} : { password: ['The password field confirmation does not match.'] };
+}
+
 export async function verifyPassword(hashed: string, password: string): Promise<boolean> {
   try {
     return await verify(hashed, password);
