@@ -1,0 +1,141 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isListType,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
+import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import type { AuthUser, Context } from './context';
+import { Role } from './generated/prisma/enums';
+
+/**
+ * What one GraphQL document may ask for (docs/api.md, "Limits"). The REST route table runs its own
+ * fixed documents in-process and never meets these; test/graphql-limits.test.ts checks that every one
+ * of them would pass anyway, at perPage 100.
+ */
+export const GRAPHQL_LIMITS = {
+  /** Lexical tokens, counted by graphql-js's parser, which stops before building the rest of the AST. */
+  maxTokens: 2000,
+  /** Nested selection sets (a fragment spread counts as one level); introspection's `__schema` is exempt. */
+  maxDepth: 8,
+  maxAliases: 15,
+  maxDirectives: 20,
+  /** See `fieldCost`. */
+  maxCost: 10_000,
+} as const;
+
+/** Cost model (docs/api.md): what a field adds on top of what it selects. */
+export const COST = {
+  /** A root query or mutation field: each runs its own SQL statements. */
+  rootField: 10,
+  field: 1,
+  /** A paginated field without `perPage` returns this many rows (the resolver's default)... */
+  defaultPerPage: 15,
+  /** ...and never more than this many, whatever `perPage` says (the resolver refuses more). */
+  maxPerPage: 100,
+  /** A list that takes no `perPage` (dashboard sections, categories) is priced at this many items. */
+  unpagedListSize: 10,
+} as const;
+
+/** Arguments that set how many items a list field answers. */
+const PAGE_SIZE_ARGS = ['perPage', 'first'];
+
+/** Errors that the request pipeline turns into HTTP 400 with this code. */
+function refusal(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } });
+}
+
+/**
+ * graphql-query-complexity estimator. A field costs 1 (10 at the root) plus what it selects; a list
+ * multiplies what it selects by its size: `perPage`/`first` (default 15, clamped to 1..100), or 10
+ * for a list without such an argument. `items` of a page is priced once per item by its parent.
+ * Introspection costs nothing here: its size is the schema's, and who may run it is decided apart.
+ */
+export function fieldCost(schema: GraphQLSchema): ComplexityEstimator {
+  const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name]);
+  return ({ type, field, args, childComplexity }) => {
+    if (type.name.startsWith('__') || field.name.startsWith('__')) return 0;
+    const own = roots.has(type.name) ? COST.rootField : COST.field;
+    const sizeArg = field.args.find((a) => PAGE_SIZE_ARGS.includes(a.name));
+    if (sizeArg) {
+      const requested = Number(args[sizeArg.name] ?? COST.defaultPerPage);
+      const size = Number.isFinite(requested) ? Math.min(Math.max(Math.trunc(requested), 1), COST.maxPerPage) : COST.maxPerPage;
+      return own + size * childComplexity;
+    }
+    const isPageItems = field.name === 'items' && 'pageInfo' in ('getFields' in type ? type.getFields() : {});
+    if (!isPageItems && isListType(getNullableType(field.type)) && isCompositeType(getNamedType(field.type))) {
+      return own + COST.unpagedListSize * childComplexity;
+    }
+    return own + childComplexity;
+  };
+}
+
+/** The cost of running `document` with these variables (throws a GraphQLError for invalid variables). */
+export function queryCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> = {}, operationName?: string): number {
+  return getComplexity({ schema, query: document, variables, operationName: operationName ?? undefined, estimators: [fieldCost(schema)] });
+}
+
+/**
+ * Depth, aliases and directives from graphql-armor, as validation rules (HTTP 400,
+ * GRAPHQL_VALIDATION_FAILED). Its token limit and cost limit are not used: graphql-js's parser
+ * counts tokens itself (`parseOptions.maxTokens`), and armor's cost ignores `perPage`.
+ */
+export function limitValidationRules(): ValidationRule[] {
+  const { validationRules } = new ApolloArmor({
+    maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+    maxTokens: { enabled: false },
+    costLimit: { enabled: false },
+    blockFieldSuggestion: { enabled: false },
+  }).protect();
+  return validationRules;
+}
+
+/** Who may see the schema (introspection, "Did you mean …" hints): everyone outside production. */
+export function mayExploreSchema(production: boolean, user: AuthUser | null): boolean {
+  return !production || user?.role === Role.ADMIN || user?.role === Role.ANALYST;
+}
+
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+/**
+ * Per-request checks that need the variables or the user, run once the operation is known and
+ * before anything executes: the cost limit, and in production introspection and field suggestions
+ * only for admins and analysts (contract §3).
+ */
+export function limitsPlugin(schema: GraphQLSchema, production: boolean): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart({ contextValue }) {
+      const explorer = mayExploreSchema(production, contextValue.user);
+      return {
+        async didResolveOperation({ document, request, operationName }) {
+          if (!explorer) {
+            const [introspection] = validate(schema, document, [NoSchemaIntrospectionCustomRule]);
+            if (introspection) throw refusal(introspection.message);
+          }
+          let cost: number;
+          try {
+            cost = queryCost(schema, document, request.variables, operationName ?? undefined);
+          } catch (err) {
+            // Variables that do not fit their types: execution would refuse them the same way.
+            throw new GraphQLError(err instanceof Error ? err.message : String(err), { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+          }
+          if (cost > GRAPHQL_LIMITS.maxCost) throw refusal(`Query cost limit of ${GRAPHQL_LIMITS.maxCost} exceeded, found ${cost}.`);
+        },
+        async didEncounterErrors({ errors }) {
+          if (explorer) return;
+          for (const error of errors) error.message = error.message.replace(SUGGESTION, '');
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,221 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  getIntrospectionQuery,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  parse,
+  print,
+  specifiedRules,
+  typeFromAST,
+  validate,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
+import { COST, GRAPHQL_LIMITS, limitValidationRules, queryCost } from '../src/graphql-limits';
+import { loadOperations } from '../src/rest/operations';
+import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startTestGateway();
+});
+afterAll(() => t.close());
+
+const PUBLIC_UNIT = 'items { id code name description location category { id name } status totalValue availablePercentage minInvestment expectedReturn currentValue imageUrl listedAt createdAt updatedAt } pageInfo { total lastPage }';
+const aliased = (n: number, field: (i: number) => string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field(i)}`).join(' ')} }`;
+
+async function post(body: unknown, token?: string) {
+  const req = t.http.post('/graphql').set('content-type', 'application/json');
+  if (token) req.set('authorization', `Bearer ${token}`);
+  return req.send(body as object);
+}
+
+/** Expects the request to be refused before anything ran: 400, the code, the message, and no SQL. */
+async function expectRefused(query: string, code: string, message: RegExp, variables?: Record<string, unknown>) {
+  const before = t.db.queryCount();
+  const res = await post({ query, variables });
+  expect(res.status).toBe(400);
+  expect(res.body.data).toBeUndefined();
+  expect(res.body.errors).toHaveLength(1);
+  expect(res.body.errors[0].extensions.code).toBe(code);
+  expect(res.body.errors[0].message).toMatch(message);
+  expect(t.db.queryCount()).toBe(before);
+}
+
+/** A value of the right type for each variable (filters and pages as a client would send them). */
+function sampleVariables(schema: GraphQLSchema, document: ReturnType<typeof parse>): Record<string, unknown> {
+  const sample = (type: GraphQLInputType): unknown => {
+    const inner = getNullableType(type);
+    if (isListType(inner)) return [sample(inner.ofType)];
+    if (isEnumType(inner)) return inner.getValues()[0].value;
+    if (isInputObjectType(inner)) {
+      return Object.fromEntries(Object.values(inner.getFields()).filter((f) => isNonNullType(f.type)).map((f) => [f.name, sample(f.type)]));
+    }
+    return { Int: 1, Float: 1, Boolean: true, Decimal: '100.00', DateTime: '2026-01-01T00:00:00Z', Date: '2026-01-01' }[inner.name] ?? '1';
+  };
+  const variables: Record<string, unknown> = {};
+  for (const def of document.definitions) {
+    if (def.kind !== 'OperationDefinition') continue;
+    for (const v of def.variableDefinitions ?? []) {
+      variables[v.variable.name.value] = v.variable.name.value === 'perPage' ? 100 : sample(typeFromAST(schema, v.type as never) as GraphQLInputType);
+    }
+  }
+  return variables;
+}
+
+describe('what the REST face and the dashboard send passes every limit', () => {
+  it('every operation in src/rest/operations, at perPage 100', () => {
+    const schema = t.gateway.schema;
+    const rules = [...specifiedRules, ...limitValidationRules()];
+    const costs: Record<string, number> = {};
+    for (const [name, document] of loadOperations()) {
+      expect([name, validate(schema, document, rules).map((e) => e.message)]).toEqual([name, []]);
+      expect(() => parse(print(document), { maxTokens: GRAPHQL_LIMITS.maxTokens })).not.toThrow();
+      costs[name] = queryCost(schema, document, sampleVariables(schema, document));
+    }
+    const tooCostly = Object.entries(costs).filter(([, cost]) => cost > GRAPHQL_LIMITS.maxCost);
+    expect(tooCostly).toEqual([]);
+    // The model does grow with perPage: the largest list at 100 costs far more than a detail read.
+    expect(Math.max(...Object.values(costs))).toBeGreaterThan(20 * costs.Me);
+  });
+
+  it('the Sandbox introspection query and the dashboard screen run through /graphql', async () => {
+    const introspection = await post({ query: getIntrospectionQuery() });
+    expect(introspection.status).toBe(200);
+    expect(introspection.body.data.__schema.queryType.name).toBe('Query');
+    const token = await t.token(DEMO_EMAILS.investor);
+    const dashboard = await post({ query: print(loadOperations().get('Dashboard')!) }, token);
+    expect(dashboard.body.errors).toBeUndefined();
+    expect(dashboard.body.data.dashboard.summary).toBeDefined();
+  });
+});
+
+describe('limits on one GraphQL document (400 before anything runs)', () => {
+  it('depth', async () => {
+    const nest = (n: number): string => (n === 0 ? 'minInvestment' : `... on AppConfig { ${nest(n - 1)} }`);
+    expect((await post({ query: `{ appConfig { ${nest(GRAPHQL_LIMITS.maxDepth - 2)} } }` })).body.errors).toBeUndefined();
+    await expectRefused(`{ appConfig { ${nest(GRAPHQL_LIMITS.maxDepth)} } }`, 'GRAPHQL_VALIDATION_FAILED', /depth limit of 8 exceeded/);
+  });
+
+  it('aliases', async () => {
+    expect((await post({ query: aliased(GRAPHQL_LIMITS.maxAliases, () => 'appConfig { minInvestment }') })).body.errors).toBeUndefined();
+    await expectRefused(aliased(GRAPHQL_LIMITS.maxAliases + 1, () => 'appConfig { minInvestment }'), 'GRAPHQL_VALIDATION_FAILED', /Aliases limit of 15 exceeded/);
+  });
+
+  it('directives', async () => {
+    const fields = (n: number) => `{ ${Array.from({ length: n }, () => '__typename @include(if: true)').join(' ')} }`;
+    expect((await post({ query: fields(GRAPHQL_LIMITS.maxDirectives) })).body.errors).toBeUndefined();
+    await expectRefused(fields(GRAPHQL_LIMITS.maxDirectives + 1), 'GRAPHQL_VALIDATION_FAILED', /Directives limit of 20 exceeded/);
+  });
+
+  it('tokens, counted by the parser', async () => {
+    // `{ ...F0 … }` plus `fragment Fi on Query { __typename }`: 2 + 9 tokens per fragment.
+    const fragments = (n: number) => {
+      const names = Array.from({ length: n }, (_, i) => `F${i}`);
+      return `{ ${names.map((f) => `...${f}`).join(' ')} } ${names.map((f) => `fragment ${f} on Query { __typename }`).join(' ')}`;
+    };
+    const atLimit = (GRAPHQL_LIMITS.maxTokens - 2) / 9;
+    expect((await post({ query: fragments(atLimit) })).body.errors).toBeUndefined();
+    await expectRefused(fragments(atLimit + 1), 'GRAPHQL_PARSE_FAILED', /more that 2000 tokens/);
+  });
+
+  it('cost grows with perPage: a few lists pass, the same lists at perPage 100 do not', async () => {
+    const query = `query ($n: Int) ${aliased(8, () => `publicUnits(perPage: $n) { ${PUBLIC_UNIT} }`)}`;
+    const small = await post({ query, variables: { n: 2 } });
+    expect(small.body.errors).toBeUndefined();
+    expect(small.body.data.a7.items).toHaveLength(2);
+    await expectRefused(query, 'GRAPHQL_VALIDATION_FAILED', /^Query cost limit of 10000 exceeded, found \d+\.$/, { n: 100 });
+    // Without perPage a list costs its default page, and perPage beyond 100 costs 100 (the resolver refuses it).
+    const schema = t.gateway.schema;
+    const one = (perPage: string) => queryCost(schema, parse(`{ publicUnits${perPage} { ${PUBLIC_UNIT} } }`));
+    expect(one('')).toBe(one(`(perPage: ${COST.defaultPerPage})`));
+    expect(one('(perPage: 100000)')).toBe(one('(perPage: 100)'));
+  });
+
+  it('1000 aliased publicUnits(perPage: 100) are refused with no SQL run', async () => {
+    const before = t.db.queryCount();
+    const res = await post({ query: aliased(1000, () => `publicUnits(perPage: 100) { ${PUBLIC_UNIT} }`) });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.errors[0].extensions.code).toEqual(expect.any(String));
+    expect(t.db.queryCount()).toBe(before);
+  });
+
+  it('300 aliased dashboards are refused with no SQL run', async () => {
+    const token = await t.token(DEMO_EMAILS.investor);
+    const before = t.db.queryCount();
+    const res = await post({ query: aliased(300, () => 'dashboard { summary { totalInvested } recentActivity { id amount } }') }, token);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toMatch(/^GRAPHQL_(PARSE|VALIDATION)_FAILED$/);
+    // One statement: the bearer token's session; nothing of the dashboard ran.
+    expect(t.db.queryCount() - before).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('JSON bodies on /graphql', () => {
+  it('a body over GRAPHQL_BODY_LIMIT (100kb) is 413 in the GraphQL error shape; REST keeps its own limit', async () => {
+    const res = await post({ query: '{ __typename }', variables: { pad: 'x'.repeat(101 * 1024) } });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ errors: [{ message: 'Payload too large.', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
+    const rest = await t.http.post('/api/v1/auth/login').send({ email: DEMO_EMAILS.investor, password: 'x'.repeat(200 * 1024) });
+    expect(rest.status).toBe(422);
+  });
+
+  /**
+   * Streams a few MB of aliases (the 600 000-alias attack) in chunks; after the first chunk, while
+   * the gateway is reading this request, /healthz must answer. Then the rest is sent and the
+   * answer awaited. Content-Length is left out (chunked), so the body limit cannot refuse it unread.
+   */
+  async function floodWhileProbingHealth(gateway: TestGateway) {
+    const body = Buffer.from(JSON.stringify({ query: aliased(300_000, () => '__typename') }));
+    expect(body.length).toBeGreaterThan(3 * 1024 * 1024);
+    const server = http.createServer(gateway.gateway.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    let healthDuringFlood: { status: number; body: unknown } | undefined;
+    try {
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' } }, (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: text }));
+        });
+        req.on('error', reject);
+        req.write(body.subarray(0, 64 * 1024));
+        void fetch(`http://127.0.0.1:${port}/healthz`).then(async (health) => {
+          healthDuringFlood = { status: health.status, body: await health.json() };
+          for (let i = 64 * 1024; i < body.length; i += 256 * 1024) req.write(body.subarray(i, i + 256 * 1024));
+          req.end();
+        }, reject);
+      });
+      const result = await answer.catch((err: NodeJS.ErrnoException) => {
+        // The gateway may answer 413 and close while the rest of the body is still being written.
+        if (err.code === 'EPIPE' || err.code === 'ECONNRESET') return { status: 413, body: '' };
+        throw err;
+      });
+      expect(healthDuringFlood).toEqual({ status: 200, body: { status: 'ok' } });
+      return result;
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('a few MB of aliases: 413 unread past the limit, and /healthz answers meanwhile', async () => {
+    const result = await floodWhileProbingHealth(t);
+    expect(result.status).toBe(413);
+  });
+
+  it('with a large body limit configured, the token limit refuses the same flood (400) without building it', async () => {
+    const roomy = await startTestGateway({ GRAPHQL_BODY_LIMIT: '20mb' });
+    try {
+      const result = await floodWhileProbingHealth(roomy);
+      expect(result.status).toBe(400);
+      expect(JSON.parse(result.body).errors[0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
+    } finally {
+      await roomy.close();
+    }
+  });
+});
