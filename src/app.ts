@@ -1,9 +1,9 @@
+import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
-import bytes from 'bytes';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
@@ -13,7 +13,8 @@ import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { buildContext, type Context } from './context';
 import type { Database } from './db/database';
-import { AppError, HttpError, ServiceUnavailableError, normalizeError } from './errors';
+import { AppError, HttpError, ServiceUnavailableError, UnauthenticatedError, normalizeError } from './errors';
+import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { createMetrics } from './metrics';
 import { sendError } from './rest/respond';
 import { buildOpenApi } from './rest/openapi';
@@ -22,6 +23,7 @@ import { createDownloadHandler, createRestHandler } from './rest/router';
 import { routeTable } from './rest/routes';
 import { buildGatewaySchema } from './schema/build';
 import type { Services } from './services';
+import { closeRedis } from './services/redis';
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -32,9 +34,14 @@ const DOCS_PAGE = `<!doctype html>
 <script>window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true });</script>
 </body></html>`;
 
+/** The only swagger-ui-dist files DOCS_PAGE loads; nothing else of the package is served. */
+const DOCS_ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js']);
+
 export interface Gateway {
   app: express.Express;
   server: http.Server;
+  /** Set when METRICS_PORT is: the listener for /metrics alone (the caller listens on that port). */
+  metricsServer: http.Server | undefined;
   schema: GraphQLSchema;
   /** Flipped by the caller once migrations and demo data are in place (/readyz). */
   setReady(ready: boolean): void;
@@ -71,13 +78,16 @@ export async function createGateway(config: Config, db: Database, services: Serv
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', (_req, res) => void res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'starting' }));
-  app.get('/metrics', async (_req, res) => void res.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+  const metricsServer = mountMetrics(app, config, metrics, logger);
 
   const whenReady = (_req: Request, res: Response, next: NextFunction) => (ready ? next() : sendError(res, new ServiceUnavailableError(), logger));
 
   const apollo = new ApolloServer<Context>({
     schema,
-    introspection: true, // analysts explore in Apollo Sandbox, in production too
+    // Analysts explore in Apollo Sandbox, in production too; limitsPlugin refuses introspection to others there.
+    introspection: true,
+    parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
+    validationRules: limitValidationRules(),
     allowBatchedHttpRequests: false,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
@@ -86,14 +96,15 @@ export async function createGateway(config: Config, db: Database, services: Serv
     formatError: formatError(logger, (code) => metrics.graphqlErrors.inc({ code })),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      limitsPlugin(schema, config.env === 'production'),
       config.env === 'production' ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : ApolloServerPluginLandingPageLocalDefault({ footer: false }),
     ],
   });
   await apollo.start();
 
   const json = express.json({ limit: config.bodyLimit });
-  // GraphQL uploads arrive base64-encoded in the JSON body (4/3 of the file), so /graphql accepts that much more.
-  const graphqlJson = express.json({ limit: Math.max(bytes.parse(config.bodyLimit) ?? 0, Math.ceil((config.uploadMaxBytes * 4) / 3) + 64 * 1024) });
+  // The one JSON body limit of /graphql: a document and its variables, never file contents.
+  const graphqlJson = express.json({ limit: config.graphqlBodyLimit });
   app.use(
     '/graphql',
     whenReady,
@@ -107,7 +118,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.get('/api/v1/openapi.json', (_req, res) => void res.json(openapi));
   // Interactive reference: Swagger UI from the installed swagger-ui-dist package, no CDN.
   app.get('/api/v1/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
-  app.use('/api/v1/docs', express.static(getAbsoluteFSPath(), { index: false }));
+  app.get('/api/v1/docs/:file', (req, res, next) => (DOCS_ASSETS.has(req.params.file) ? res.sendFile(req.params.file, { root: getAbsoluteFSPath() }) : next()));
   app.get('/api/v1/downloads/:token', whenReady, createDownloadHandler(services));
   app.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services, config.uploadMaxBytes));
   app.use((_req: Request, res: Response) => sendError(res, HttpError.routeNotFound(), logger));
@@ -115,7 +126,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
   // Body parser failures (and anything else that escaped) in the contract's format.
   app.use((err: { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
     const mapped = err.type === 'entity.parse.failed' ? HttpError.malformedJson() : err.type === 'entity.too.large' ? HttpError.payloadTooLarge() : err;
-    if (req.baseUrl === '/graphql' && mapped instanceof AppError) {
+    // req.baseUrl is no longer '/graphql' here (the app-level handler), req.path still is.
+    if (req.path === '/graphql' && mapped instanceof AppError) {
       return void res.status(mapped.status).json({ errors: [{ message: mapped.message, extensions: { code: mapped.code } }] });
     }
     sendError(res, mapped, logger);
@@ -124,9 +136,40 @@ export async function createGateway(config: Config, db: Database, services: Serv
   return {
     app,
     server,
+    metricsServer,
     schema,
     setReady: (value) => void (ready = value),
     // Apollo's drain plugin closes the HTTP server and waits for in-flight requests.
-    stop: () => apollo.stop(),
+    stop: async () => {
+      await apollo.stop();
+      if (metricsServer?.listening) await new Promise((resolve) => metricsServer.close(resolve));
+      if (services.redis) await closeRedis(services.redis);
+    },
   };
+}
+
+/**
+ * /metrics is for operators, never for everyone: with METRICS_PORT it is served on that port alone;
+ * with METRICS_TOKEN it needs that bearer token (401 otherwise); with neither it is served on the
+ * API port outside production only (404 in production).
+ */
+function mountMetrics(app: express.Express, config: Config, metrics: ReturnType<typeof createMetrics>, logger: Logger): http.Server | undefined {
+  const handlers = [
+    (req: Request, res: Response, next: NextFunction) => {
+      if (!config.metricsToken) return next();
+      const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '');
+      const expected = Buffer.from(config.metricsToken);
+      if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
+      sendError(res, new UnauthenticatedError(), logger);
+    },
+    async (_req: Request, res: Response) => void res.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  ];
+  if (config.metricsPort !== undefined) {
+    const metricsApp = express();
+    metricsApp.disable('x-powered-by');
+    metricsApp.get('/metrics', ...handlers);
+    return http.createServer(metricsApp);
+  }
+  if (config.metricsToken || config.env !== 'production') app.get('/metrics', ...handlers);
+  return undefined;
 }

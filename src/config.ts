@@ -23,6 +23,22 @@ export interface Config {
   /** Firebase service-account JSON, or a path to it; unset → pushes go to the log. */
   firebaseCredentials: string | undefined;
   uploadMaxBytes: number;
+
+  // --- Limits, shared state and exposure (docs/api.md "Limits"; README configuration table) ---
+  /** Largest JSON body on /graphql (413 above); GraphQL's own document limits are in src/graphql-limits.ts. */
+  graphqlBodyLimit: string;
+  /** Login protection beyond `rateLimitPerMinute` (RateLimitService). */
+  loginConsecutiveFails: number;
+  loginFailsPerIpPerDay: number;
+  loginFailsPerAccountPerHour: number;
+  /** Shared state for several instances (rate limits); unset → this process's memory. */
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key this gateway writes. */
+  redisKeyPrefix: string;
+  /** `/metrics` needs `Authorization: Bearer <token>` when set. */
+  metricsToken: string | undefined;
+  /** `/metrics` is served on this port only (not on `port`) when set. */
+  metricsPort: number | undefined;
 }
 
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
@@ -38,8 +54,8 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const jwtSecret = env.JWT_SECRET ?? '';
-  if (nodeEnv === 'production' && jwtSecret.length < 32) {
-    throw new Error('JWT_SECRET must be set (at least 32 characters) when NODE_ENV=production');
+  if (nodeEnv === 'production' && (jwtSecret.length < 32 || jwtSecret === DEV_JWT_SECRET)) {
+    throw new Error('JWT_SECRET must be set (at least 32 characters, not the development default) when NODE_ENV=production');
   }
   const trustProxy = env.TRUST_PROXY;
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
@@ -63,5 +79,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushMaxAttempts: int(env, 'PUSH_MAX_ATTEMPTS', 5),
     firebaseCredentials: env.FIREBASE_CREDENTIALS || undefined,
     uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 10 * 1024 * 1024),
+
+    graphqlBodyLimit: env.GRAPHQL_BODY_LIMIT || '100kb',
+    loginConsecutiveFails: int(env, 'LOGIN_CONSECUTIVE_FAILS', 10),
+    loginFailsPerIpPerDay: int(env, 'LOGIN_FAILS_PER_IP_PER_DAY', 100),
+    loginFailsPerAccountPerHour: int(env, 'LOGIN_FAILS_PER_ACCOUNT_PER_HOUR', 20),
+    redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'gateway:',
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0) : undefined,
   };
 }

@@ -117,13 +117,19 @@ export class AuthService {
 
   async login(email: string, password: string, ip: string, deviceName?: string | null): Promise<AuthResult> {
     const normalized = email.trim().toLowerCase();
-    await this.limiter.consume(`login:${ip}:${normalized}`);
-    const user = await this.prisma.user.findUnique({ where: { email: normalized }, select: { ...USER_SELECT, passwordHash: true, deletedAt: true } });
+    const user = await this.limiter.guardLogin(normalized, ip, () => this.checkCredentials(normalized, password));
+    if (!user) throw ValidationError.field('email', 'These credentials do not match our records.');
+    return this.startSession(user, deviceName);
+  }
+
+  /** The user whose password this is, or null (unknown email and wrong password cost the same). */
+  private async checkCredentials(email: string, password: string): Promise<UserView | null> {
+    const user = await this.prisma.user.findUnique({ where: { email }, select: { ...USER_SELECT, passwordHash: true, deletedAt: true } });
     decoyHash ??= hashPassword(newOpaqueToken());
     const ok = await verifyPassword(user?.passwordHash ?? (await decoyHash), password);
-    if (!user || user.deletedAt || !ok) throw ValidationError.field('email', 'These credentials do not match our records.');
+    if (!user || user.deletedAt || !ok) return null;
     const { passwordHash: _h, deletedAt: _d, ...row } = user;
-    return this.startSession(toUserView(row), deviceName);
+    return toUserView(row);
   }
 
   async me(userId: number): Promise<UserView> {

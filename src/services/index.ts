@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Prisma } from '../db/database';
@@ -19,6 +20,7 @@ import { NotificationService } from './notification.service';
 import { PayoutService } from './payout.service';
 import { PortfolioService } from './portfolio.service';
 import { RateLimitService } from './rate-limit.service';
+import { createRedis } from './redis';
 import { SettingsService } from './settings.service';
 import { StatementService } from './statement.service';
 import { LocalFileStorage } from './storage/local-file-storage';
@@ -29,6 +31,8 @@ import { WithdrawalRequestService } from './withdrawal-request.service';
 export interface Services {
   prisma: Prisma;
   logger: Logger;
+  /** The shared Redis connection (REDIS_URL), if any; closed by the gateway's stop(). */
+  redis: Redis | undefined;
   downloads: DownloadService;
   auth: AuthService;
   /** Outgoing e-mail (password reset); tests spy on it. */
@@ -54,7 +58,15 @@ export interface Services {
 }
 
 export function createServices(prisma: Prisma, config: Config, logger: Logger): Services {
-  const limiter = new RateLimitService(config.rateLimitPerMinute);
+  const redis = config.redisUrl ? createRedis(config.redisUrl, logger) : undefined;
+  const limiter = new RateLimitService({
+    perMinute: config.rateLimitPerMinute,
+    consecutiveFails: config.loginConsecutiveFails,
+    failsPerIpPerDay: config.loginFailsPerIpPerDay,
+    failsPerAccountPerHour: config.loginFailsPerAccountPerHour,
+    redis,
+    keyPrefix: `${config.redisKeyPrefix}rl:`,
+  });
   const downloads = new DownloadService(config.jwtSecret);
   const auth = new AuthService(prisma, config, limiter);
   const mailer = new LogMailer(logger);
@@ -62,6 +74,7 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger): 
   return {
     prisma,
     logger,
+    redis,
     downloads,
     auth,
     mailer,

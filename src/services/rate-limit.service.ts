@@ -1,24 +1,104 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../errors';
+
+export interface RateLimitOptions {
+  /** Attempts per minute per key (login and register per client IP, resets, password checks); 0 disables every limit here. */
+  perMinute: number;
+  /** Failed logins in a row for one email from one client IP before that pair is blocked for an hour. */
+  consecutiveFails: number;
+  /** Failed logins per client IP per day, across emails, before that client is blocked for a day. */
+  failsPerIpPerDay: number;
+  /** Failed logins per account per hour, across client IPs. */
+  failsPerAccountPerHour: number;
+  /** Shared counters for every gateway instance; unset → this process's memory. */
+  redis?: Redis;
+  keyPrefix: string;
+}
+
+interface LimiterSpec {
+  name: string;
+  points: number;
+  duration: number;
+  blockDuration?: number;
+}
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
 
 /**
  * Attempt limits for sensitive operations (login, register, password reset), enforced in the domain
- * so both faces share them. rate-limiter-flexible: atomic counters with a Redis store available
- * when the service runs as several processes.
+ * so both faces share them, with rate-limiter-flexible. Login follows its "login endpoint
+ * protection" pattern: only failures count towards the per-IP, per-account and per-(email, IP)
+ * blocks, and a successful login clears the consecutive failures of its (email, IP) pair, so an
+ * attacker elsewhere cannot keep the owner out for longer than the per-account window.
+ *
+ * With Redis every instance shares the counters; while Redis is unreachable each limiter falls back
+ * to an in-memory insurance limiter (same numbers, counted per instance): limits stay on, per
+ * instance, and serving continues.
  */
 export class RateLimitService {
-  private readonly limiter: RateLimiterMemory;
+  private readonly attempts: RateLimiterAbstract;
+  private readonly consecutive: RateLimiterAbstract;
+  private readonly byIp: RateLimiterAbstract;
+  private readonly byAccount: RateLimiterAbstract;
 
-  constructor(readonly pointsPerMinute: number) {
-    this.limiter = new RateLimiterMemory({ points: Math.max(pointsPerMinute, 1), duration: 60 });
+  constructor(private readonly options: RateLimitOptions) {
+    this.attempts = this.limiter({ name: 'attempts', points: options.perMinute, duration: 60 });
+    // The pattern remembers consecutive failures for 90 days; a day here, because the in-memory
+    // limiters expire keys with setTimeout, which cannot wait longer than 24.8 days.
+    this.consecutive = this.limiter({ name: 'login-fails-email-ip', points: options.consecutiveFails, duration: DAY, blockDuration: HOUR });
+    this.byIp = this.limiter({ name: 'login-fails-ip', points: options.failsPerIpPerDay, duration: DAY, blockDuration: DAY });
+    this.byAccount = this.limiter({ name: 'login-fails-account', points: options.failsPerAccountPerHour, duration: HOUR });
   }
 
+  private get enabled(): boolean {
+    return this.options.perMinute > 0; // 0 disables the limits (load tests)
+  }
+
+  private limiter(spec: LimiterSpec): RateLimiterAbstract {
+    const opts = { keyPrefix: `${this.options.keyPrefix}${spec.name}`, points: Math.max(spec.points, 1), duration: spec.duration, blockDuration: spec.blockDuration ?? 0 };
+    if (!this.options.redis) return new RateLimiterMemory(opts);
+    return new RateLimiterRedis({ ...opts, storeClient: this.options.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) });
+  }
+
+  /** Counts one attempt against `key`; 429 once the minute's attempts are spent. */
   async consume(key: string): Promise<void> {
-    if (this.pointsPerMinute === 0) return; // 0 disables the limit (load tests)
+    if (!this.enabled) return;
+    await this.spend(this.attempts, key);
+  }
+
+  /**
+   * Runs one login attempt (`attempt` answers null for wrong credentials): refused at once (429)
+   * while the client, the account or the (email, IP) pair is blocked; a failure counts against all
+   * three (429 when it uses one up), a success clears the pair's consecutive failures.
+   */
+  async guardLogin<T>(email: string, ip: string, attempt: () => Promise<T | null>): Promise<T | null> {
+    if (!this.enabled) return attempt();
+    const pairKey = `${email}:${ip}`;
+    await this.spend(this.attempts, `login:${ip}`);
+    const [pair, client, account] = await Promise.all([this.consecutive.get(pairKey), this.byIp.get(ip), this.byAccount.get(email)]);
+    this.refuseIfSpent(this.byIp, client);
+    this.refuseIfSpent(this.byAccount, account);
+    this.refuseIfSpent(this.consecutive, pair);
+    const result = await attempt();
+    if (result === null) {
+      await Promise.all([this.spend(this.byIp, ip), this.spend(this.byAccount, email), this.spend(this.consecutive, pairKey)]);
+    } else if (pair && pair.consumedPoints > 0) {
+      await this.consecutive.delete(pairKey);
+    }
+    return result;
+  }
+
+  private refuseIfSpent(limiter: RateLimiterAbstract, res: RateLimiterRes | null): void {
+    if (res && res.consumedPoints > limiter.points) throw new RateLimitedError(Math.max(Math.ceil(res.msBeforeNext / 1000), 1), limiter.points);
+  }
+
+  private async spend(limiter: RateLimiterAbstract, key: string): Promise<void> {
     try {
-      await this.limiter.consume(key);
+      await limiter.consume(key);
     } catch (res) {
-      if (res instanceof RateLimiterRes) throw new RateLimitedError(Math.ceil(res.msBeforeNext / 1000), this.pointsPerMinute);
+      if (res instanceof RateLimiterRes) throw new RateLimitedError(Math.max(Math.ceil(res.msBeforeNext / 1000), 1), limiter.points);
       throw res;
     }
   }
