@@ -41,6 +41,8 @@ export interface RestRoute<TVars = Record<string, unknown>> {
   multipartFile?: string;
   summary: string;
   auth: 'guest' | 'bearer' | 'admin';
+  /** Every answer carries `Cache-Control: no-store` (token answers, contract §2). */
+  noStore?: boolean;
 }
 
 /** Declares a route; the type parameter ties its variables to the codegen'd operation types. */

@@ -30,6 +30,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       return sendError(res, HttpError.methodNotAllowed(allow), services.logger);
     }
     res.locals.route = `${hit.route.method} ${hit.route.path}`;
+    if (hit.route.noStore) res.set('Cache-Control', 'no-store');
     const values = hit.pattern.exec(req.path)!.slice(1);
     const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeURIComponent(values[i])]));
     try {
