@@ -1,0 +1,54 @@
+import { Redis } from 'ioredis';
+import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
+
+// The Redis that CI and the development machine provide; each run writes under its own prefix.
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PREFIX = `gateway-test:${process.pid}:${Date.now()}:`;
+
+async function wrongLogin(t: TestGateway) {
+  return (await t.http.post('/api/v1/auth/login').send({ email: DEMO_EMAILS.investor, password: 'Guess1234!' })).status;
+}
+
+/** Until its connection is up an instance counts in memory (the insurance limiter): wait for it. */
+async function connected(t: TestGateway) {
+  const redis = t.services.redis!;
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+}
+
+describe('rate limits in Redis (REDIS_URL)', () => {
+  const redis = new Redis(REDIS_URL);
+  afterAll(async () => {
+    const keys = await redis.keys(`${PREFIX}*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it('two gateway instances share the login limit: the second sees the attempts made on the first', async () => {
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: PREFIX, AUTH_RATE_LIMIT_PER_MINUTE: '3' };
+    const [a, b] = await Promise.all([startTestGateway(env), startTestGateway(env)]);
+    try {
+      await Promise.all([connected(a), connected(b)]);
+      expect([await wrongLogin(a), await wrongLogin(a), await wrongLogin(b)]).toEqual([422, 422, 422]);
+      const limited = await b.http.post('/api/v1/auth/login').send({ email: DEMO_EMAILS.investor, password: DEMO_PASSWORD });
+      expect(limited.status).toBe(429);
+      expect(limited.headers['x-ratelimit-limit']).toBe('3');
+      expect(await wrongLogin(a)).toBe(429);
+      expect((await redis.keys(`${PREFIX}rl:*`)).length).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('Redis unreachable: the gateway keeps serving and each instance still enforces the limits in memory', async () => {
+    // Port 1 refuses connections: Redis is "down" from the start.
+    const t = await startTestGateway({ REDIS_URL: 'redis://127.0.0.1:1', REDIS_KEY_PREFIX: PREFIX, AUTH_RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      expect(t.services.redis!.status).not.toBe('ready');
+      expect((await t.http.post('/api/v1/auth/login').send({ email: DEMO_EMAILS.investor, password: DEMO_PASSWORD })).status).toBe(200);
+      expect([await wrongLogin(t), await wrongLogin(t), await wrongLogin(t)]).toEqual([422, 422, 429]);
+      expect((await t.http.get('/api/v1/public/units')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
