@@ -113,15 +113,19 @@ const SUGGESTION = /\s*Did you mean [^?]*\?/g;
  * only for admins and analysts (contract §3).
  */
 export function limitsPlugin(schema: GraphQLSchema, production: boolean): ApolloServerPlugin<Context> {
+  // Apollo hands out the same DocumentNode for a repeated query (its document cache): check each once.
+  const introspects = new WeakMap<DocumentNode, string | null>();
+  const introspection = (document: DocumentNode) => {
+    if (!introspects.has(document)) introspects.set(document, validate(schema, document, [NoSchemaIntrospectionCustomRule])[0]?.message ?? null);
+    return introspects.get(document)!;
+  };
   return {
     async requestDidStart({ contextValue }) {
       const explorer = mayExploreSchema(production, contextValue.user);
       return {
         async didResolveOperation({ document, request, operationName }) {
-          if (!explorer) {
-            const [introspection] = validate(schema, document, [NoSchemaIntrospectionCustomRule]);
-            if (introspection) throw refusal(introspection.message);
-          }
+          const refused = explorer ? null : introspection(document);
+          if (refused) throw refusal(refused);
           let cost: number;
           try {
             cost = queryCost(schema, document, request.variables, operationName ?? undefined);
