@@ -231,10 +231,11 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
       schema: q.name === 'per_page' ? { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE } : q.schema,
     }));
     const status = String(r.status ?? 200);
+    const noStore = r.noStore ? { headers: { 'Cache-Control': { description: 'Token answers are never cached.', schema: { type: 'string', const: 'no-store' } } } } : {};
     const responses: Json = {
       [status]: r.download
         ? { description: 'The file, as an attachment (Content-Disposition)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
-        : { description: r.message ?? 'Success', content: { 'application/json': { schema: { type: 'object', properties: envelopeProps, required: Object.keys(envelopeProps) } } } },
+        : { description: r.message ?? 'Success', content: { 'application/json': { schema: { type: 'object', properties: envelopeProps, required: Object.keys(envelopeProps) } } }, ...noStore },
     };
     if (r.auth !== 'guest') responses['401'] = { $ref: '#/components/responses/Unauthenticated' };
     if (r.auth !== 'guest') responses['403'] = { $ref: '#/components/responses/Forbidden' };
