@@ -1,4 +1,6 @@
 import { Redis } from 'ioredis';
+import { createLogger } from '../src/logger';
+import { closeRedis, createRedis } from '../src/services/redis';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
 
 // The Redis that CI and the development machine provide; each run writes under its own prefix.
@@ -49,6 +51,22 @@ describe('rate limits in Redis (REDIS_URL)', () => {
       expect((await t.http.get('/api/v1/public/units')).status).toBe(200);
     } finally {
       await t.close();
+    }
+  });
+
+  it('an unreachable Redis is logged once, not at every reconnection attempt', async () => {
+    const logger = createLogger('silent');
+    const warn = jest.spyOn(logger, 'warn');
+    const redis = createRedis('redis://127.0.0.1:1', logger);
+    try {
+      let errors = 0;
+      redis.on('error', () => errors++);
+      // Wait for a few failed connection attempts (ioredis retries on its own).
+      await new Promise<void>((resolve) => redis.on('error', () => errors >= 3 && resolve()));
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0][1]).toMatch(/redis unreachable/);
+    } finally {
+      await closeRedis(redis);
     }
   });
 });
