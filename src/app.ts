@@ -15,6 +15,7 @@ import { buildContext, type Context } from './context';
 import type { Database } from './db/database';
 import { AppError, HttpError, ServiceUnavailableError, UnauthenticatedError, normalizeError } from './errors';
 import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
+import { idempotencyPlugin } from './idempotency.plugin';
 import { createMetrics } from './metrics';
 import { sendError } from './rest/respond';
 import { buildOpenApi } from './rest/openapi';
@@ -97,6 +98,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       limitsPlugin(schema, config.env === 'production'),
+      idempotencyPlugin(),
       config.env === 'production' ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : ApolloServerPluginLandingPageLocalDefault({ footer: false }),
     ],
   });

@@ -39,6 +39,12 @@ export interface Config {
   metricsToken: string | undefined;
   /** `/metrics` is served on this port only (not on `port`) when set. */
   metricsPort: number | undefined;
+
+  // -- Idempotency-Key (contract §1) --
+  /** How long a completed request's answer is replayed, seconds. */
+  idempotencyTtlSeconds: number;
+  /** How long an unfinished request holds its key; after it (a crashed instance) the key is free again, seconds. */
+  idempotencyLockSeconds: number;
 }
 
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
@@ -88,5 +94,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'gateway:',
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0) : undefined,
+
+    // -- Idempotency-Key --
+    idempotencyTtlSeconds: int(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 60 * 60),
+    idempotencyLockSeconds: int(env, 'IDEMPOTENCY_LOCK_SECONDS', 300),
   };
 }

@@ -2,6 +2,7 @@ import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-grap
 import type { Context } from '../context';
 import { AuthPayload, LoginArgs, RefreshArgs, RegisterInput } from '../schema/auth.type';
 import { User } from '../schema/user.type';
+import { Idempotent } from '../schema/idempotent';
 
 @Resolver()
 export class AuthResolver {
@@ -10,6 +11,7 @@ export class AuthResolver {
     return ctx.services.auth.login(email, password, ctx.request.ip, deviceName);
   }
 
+  @Idempotent()
   @Mutation(() => AuthPayload, { description: 'Create an investor account and log it in.' })
   register(@Arg('input', () => RegisterInput) input: RegisterInput, @Arg('deviceName', () => String, { nullable: true }) deviceName: string | null, @Ctx() ctx: Context) {
     return ctx.services.auth.register(input, ctx.request.ip, deviceName);

@@ -3,6 +3,7 @@ import type { Context } from '../context';
 import { CategoryMembership, CategoryMembershipFilter, CreateCategoryMembershipArgs } from '../schema/category-membership.type';
 import { Category } from '../schema/category.type';
 import { Role } from '../schema/enums';
+import { Idempotent } from '../schema/idempotent';
 
 @Resolver(() => CategoryMembership)
 export class CategoryMembershipResolver {
@@ -25,6 +26,7 @@ export class CategoryMembershipResolver {
   }
 
   @Authorized(Role.INVESTOR)
+  @Idempotent()
   @Mutation(() => CategoryMembership, { description: 'Join an active category (a cancelled membership is reactivated).' })
   createCategoryMembership(@Args(() => CreateCategoryMembershipArgs) { categoryId }: CreateCategoryMembershipArgs, @Ctx() ctx: Context) {
     return ctx.services.categoryMemberships.create(ctx.user!, categoryId);

@@ -2,6 +2,7 @@ import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type
 import type { Context } from '../context';
 import { CategoriesArgs, Category, CreateCategoryInput, PublicCategory, UpdateCategoryInput } from '../schema/category.type';
 import { Role } from '../schema/enums';
+import { Idempotent } from '../schema/idempotent';
 
 @Resolver(() => Category)
 export class CategoryResolver {
@@ -28,6 +29,7 @@ export class CategoryResolver {
   }
 
   @Authorized(Role.ADMIN)
+  @Idempotent()
   @Mutation(() => Category, { description: 'Admin: add a category (name and slug unique).' })
   createCategory(@Arg('input', () => CreateCategoryInput) input: CreateCategoryInput, @Ctx() ctx: Context) {
     return ctx.services.categories.create(input);

@@ -11,6 +11,7 @@ import {
 } from '../schema/distribution.type';
 import { Role } from '../schema/enums';
 import { PageArgs } from '../schema/pagination.type';
+import { Idempotent } from '../schema/idempotent';
 
 @Resolver(() => Distribution)
 export class DistributionResolver {
@@ -43,6 +44,7 @@ export class DistributionResolver {
   }
 
   @Authorized(Role.ADMIN)
+  @Idempotent()
   @Mutation(() => DistributionDeclarationDetail, { description: "Declare a unit's profit for a period: one PENDING distribution per current holder." })
   declareDistribution(@Arg('input', () => DeclareDistributionInput) input: DeclareDistributionInput, @Ctx() ctx: Context) {
     return ctx.services.distributions.declare(ctx.user!, input);
@@ -55,6 +57,7 @@ export class DistributionResolver {
   }
 
   @Authorized(Role.ADMIN)
+  @Idempotent()
   @Mutation(() => DistributionDeclarationDetail, { description: 'APPROVED → DISTRIBUTED: a PENDING payout and a ledger row per holder, who is notified.' })
   distributeDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.distribute(id);

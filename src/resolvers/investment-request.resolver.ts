@@ -4,6 +4,7 @@ import { Role } from '../schema/enums';
 import { CreateInvestmentRequestInput, InvestmentRequest, InvestmentRequestFilter, InvestmentRequestPage } from '../schema/investment-request.type';
 import { RejectArgs } from '../schema/review.type';
 import { PageArgs } from '../schema/pagination.type';
+import { Idempotent } from '../schema/idempotent';
 
 @Resolver(() => InvestmentRequest)
 export class InvestmentRequestResolver {
@@ -20,6 +21,7 @@ export class InvestmentRequestResolver {
   }
 
   @Authorized(Role.INVESTOR)
+  @Idempotent()
   @Mutation(() => InvestmentRequest, { description: 'Ask to buy a share of an AVAILABLE unit; pending requests count against its availability.' })
   createInvestmentRequest(@Arg('input', () => CreateInvestmentRequestInput) input: CreateInvestmentRequestInput, @Ctx() ctx: Context) {
     return ctx.services.investmentRequests.create(ctx.user!, input);
@@ -32,6 +34,7 @@ export class InvestmentRequestResolver {
   }
 
   @Authorized(Role.ADMIN)
+  @Idempotent()
   @Mutation(() => InvestmentRequest, { description: 'PENDING → APPROVED: grows the holding, records the investment, reduces the unit availability.' })
   approveInvestmentRequest(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.investmentRequests.approve(ctx.user!, id);

@@ -4,6 +4,7 @@ import { Download } from '../schema/download.type';
 import { Role } from '../schema/enums';
 import { KycDocument, KycDocumentsArgs, KycScopeArgs, KycStatusSummary, UploadKycDocumentInput } from '../schema/kyc.type';
 import { RejectArgs } from '../schema/review.type';
+import { Idempotent } from '../schema/idempotent';
 
 @Resolver(() => KycDocument)
 export class KycResolver {
@@ -32,6 +33,7 @@ export class KycResolver {
   }
 
   @Authorized(Role.INVESTOR)
+  @Idempotent()
   @Mutation(() => KycDocument, { description: 'A PDF, JPEG or PNG (told by its content), stored as PENDING for review.' })
   uploadKycDocument(@Arg('input', () => UploadKycDocumentInput) input: UploadKycDocumentInput, @Ctx() ctx: Context) {
     return ctx.services.kyc.upload(ctx.user!, input);

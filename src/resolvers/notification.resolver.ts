@@ -2,6 +2,7 @@ import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type
 import type { Context } from '../context';
 import { DeviceToken, Notification, NotificationListArgs, NotificationPage, RegisterDeviceTokenInput, RemoveDeviceTokenArgs } from '../schema/notification.type';
 import { PageArgs } from '../schema/pagination.type';
+import { Idempotent } from '../schema/idempotent';
 
 @Resolver(() => Notification)
 export class NotificationResolver {
@@ -36,6 +37,7 @@ export class NotificationResolver {
   }
 
   @Authorized()
+  @Idempotent()
   @Mutation(() => DeviceToken, { description: "Registers this device's FCM token for the user and session (or moves it here)." })
   registerDeviceToken(@Arg('input', () => RegisterDeviceTokenInput) input: RegisterDeviceTokenInput, @Ctx() ctx: Context) {
     return ctx.services.notifications.registerDeviceToken(ctx.user!, input.token, input.platform);

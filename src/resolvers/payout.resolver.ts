@@ -3,6 +3,7 @@ import type { Context } from '../context';
 import { Role } from '../schema/enums';
 import { PageArgs } from '../schema/pagination.type';
 import { Payout, PayoutFilter, PayoutPage } from '../schema/payout.type';
+import { Idempotent } from '../schema/idempotent';
 
 @Resolver(() => Payout)
 export class PayoutResolver {
@@ -19,6 +20,7 @@ export class PayoutResolver {
   }
 
   @Authorized(Role.ADMIN)
+  @Idempotent()
   @Mutation(() => Payout, { description: 'PENDING | FAILED → PAID: records a PAYOUT ledger entry and tells the investor.' })
   markPayoutPaid(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.payouts.markPaid(id);

@@ -3,6 +3,7 @@ import type { Context } from '../context';
 import { Role } from '../schema/enums';
 import { PageArgs } from '../schema/pagination.type';
 import { CreateUnitInput, PublicUnit, PublicUnitPage, RecordUnitValuationArgs, Unit, UnitFilter, UnitPage, UnitValuation, UpdateUnitInput } from '../schema/unit.type';
+import { Idempotent } from '../schema/idempotent';
 
 @Resolver(() => Unit)
 export class UnitResolver {
@@ -29,6 +30,7 @@ export class UnitResolver {
   }
 
   @Authorized(Role.ADMIN)
+  @Idempotent()
   @Mutation(() => Unit, { description: 'Admin: add a unit, DRAFT or AVAILABLE (AVAILABLE notifies the category members).' })
   createUnit(@Arg('input', () => CreateUnitInput) input: CreateUnitInput, @Ctx() ctx: Context) {
     return ctx.services.units.create(input);
@@ -41,6 +43,7 @@ export class UnitResolver {
   }
 
   @Authorized(Role.ADMIN)
+  @Idempotent()
   @Mutation(() => UnitValuation, { description: "Admin: add a point to a unit's valuation history." })
   recordUnitValuation(@Args(() => RecordUnitValuationArgs) { unitId, value, valuedAt }: RecordUnitValuationArgs, @Ctx() ctx: Context) {
     return ctx.services.units.recordValuation(unitId, value, valuedAt);

@@ -4,6 +4,7 @@ import { Role } from '../schema/enums';
 import { PageArgs } from '../schema/pagination.type';
 import { RejectArgs } from '../schema/review.type';
 import { CreateWithdrawalRequestInput, WithdrawalRequest, WithdrawalRequestFilter, WithdrawalRequestPage } from '../schema/withdrawal-request.type';
+import { Idempotent } from '../schema/idempotent';
 
 @Resolver(() => WithdrawalRequest)
 export class WithdrawalRequestResolver {
@@ -14,12 +15,14 @@ export class WithdrawalRequestResolver {
   }
 
   @Authorized(Role.INVESTOR)
+  @Idempotent()
   @Mutation(() => WithdrawalRequest, { description: 'Ask to withdraw part of a holding; pending requests count against it.' })
   createWithdrawalRequest(@Arg('input', () => CreateWithdrawalRequestInput) input: CreateWithdrawalRequestInput, @Ctx() ctx: Context) {
     return ctx.services.withdrawalRequests.create(ctx.user!, input);
   }
 
   @Authorized(Role.ADMIN)
+  @Idempotent()
   @Mutation(() => WithdrawalRequest, { description: 'PENDING → APPROVED: the share returns to the unit and a PENDING payout at its current value is created.' })
   approveWithdrawalRequest(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.withdrawalRequests.approve(ctx.user!, id);
@@ -32,6 +35,7 @@ export class WithdrawalRequestResolver {
   }
 
   @Authorized(Role.ADMIN)
+  @Idempotent()
   @Mutation(() => WithdrawalRequest, { description: 'APPROVED → COMPLETED: the money was sent; the payout becomes PAID.' })
   completeWithdrawalRequest(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.withdrawalRequests.complete(id);

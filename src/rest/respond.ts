@@ -19,22 +19,38 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   res.status(status).type('application/json').send(stringify(body));
 }
 
+/** An answer as it goes on the wire: status, extra headers and the JSON text of the body. */
+export interface WireAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export function sendAnswer(res: Response, answer: WireAnswer): void {
+  res.status(answer.status).set(answer.headers).type('application/json').send(answer.body);
+}
+
 /** The one mapping from errors to the contract's REST bodies, statuses and headers. */
-export function sendError(res: Response, err: unknown, logger: Logger): void {
+export function errorAnswer(err: unknown, logger: Logger): WireAnswer {
   const e = normalizeError(err);
   if (!(e instanceof AppError)) {
     // A GraphQL request error (the route's document no longer fits the schema): a bug on our side.
     logger.error({ err }, 'REST route produced a GraphQL request error');
-    return sendJson(res, 500, { success: false, message: 'Server Error.' });
+    return { status: 500, headers: {}, body: stringify({ success: false, message: 'Server Error.' }) };
   }
   if (e.status >= 500) logger.error({ err: err instanceof Error ? err : e }, e.message);
+  const headers: Record<string, string> = {};
   if (e instanceof RateLimitedError) {
-    res.set({ 'Retry-After': String(e.retryAfterSeconds), 'X-RateLimit-Limit': String(e.limit), 'X-RateLimit-Remaining': '0' });
+    Object.assign(headers, { 'Retry-After': String(e.retryAfterSeconds), 'X-RateLimit-Limit': String(e.limit), 'X-RateLimit-Remaining': '0' });
   }
-  if (e instanceof HttpError && e.status === 405) res.set('Allow', (e.extensions.allow as string[]).join(', '));
+  if (e instanceof HttpError && e.status === 405) headers.Allow = (e.extensions.allow as string[]).join(', ');
   const body: Record<string, unknown> = { success: false, message: e.message };
   if (e instanceof ValidationError) {
     body.errors = Object.fromEntries(Object.entries(e.fields).map(([field, messages]) => [field.split('.').map(snake).join('.'), messages]));
   }
-  sendJson(res, e.status, body);
+  return { status: e.status, headers, body: stringify(body) };
+}
+
+export function sendError(res: Response, err: unknown, logger: Logger): void {
+  sendAnswer(res, errorAnswer(err, logger));
 }

@@ -1,6 +1,7 @@
 import { GraphQLObjectType, Kind, execute, getNamedType, validate, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Context } from '../context';
 import { NotFoundError } from '../errors';
+import { isIdempotentField } from '../schema/idempotent';
 import { laravelPaginator, type PageInfoShape } from '../pagination';
 import { compileShaper, type Shaper } from './serialize';
 import { compileCoercer, type Coercer } from './variables';
@@ -59,6 +60,8 @@ export interface CompiledRoute {
   route: RestRoute<unknown>;
   pattern: RegExp;
   paramNames: string[];
+  /** POST running a mutation marked @Idempotent(): an `Idempotency-Key` header makes it replay-safe. */
+  idempotent: boolean;
   run(ctx: Context, input: RestInput, url: RequestUrl): Promise<RouteResult>;
 }
 
@@ -79,7 +82,8 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
   const [field] = op.selectionSet.selections;
   if (op.selectionSet.selections.length !== 1 || field.kind !== Kind.FIELD) throw new Error(`${r.method} ${r.path}: one root field expected`);
   const key = field.alias?.value ?? field.name.value;
-  const fieldType = root.getFields()[field.name.value].type;
+  const fieldDef = root.getFields()[field.name.value];
+  const fieldType = fieldDef.type;
   const coerce: Coercer = compileCoercer(schema, op.variableDefinitions ?? []);
   const envelope = r.envelope ?? 'item';
   const fragments = Object.fromEntries(
@@ -110,6 +114,7 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
     route: r,
     pattern,
     paramNames,
+    idempotent: r.method === 'POST' && op.operation === 'mutation' && isIdempotentField(fieldDef),
     async run(ctx, input, url) {
       const variableValues = coerce((r.variables?.(input) ?? {}) as Record<string, unknown>);
       const result = await execute({ schema, document, contextValue: ctx, variableValues });

@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { buildContext } from '../context';
 import { HttpError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
+import { IDEMPOTENCY_HEADER, sendIdempotent } from './idempotency';
 import { readMultipart } from './multipart';
 import { sendDownload, sendError, sendJson } from './respond';
 import { compileRoute, type CompiledRoute } from './route';
@@ -43,7 +44,9 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
           ? (req.body as Record<string, unknown>)
           : {};
       const path = `${req.protocol}://${req.get('host')}${req.baseUrl}${req.path.replace(/\/$/, '')}`;
-      const result = await hit.run(ctx, { params, query: queryStrings(req.query), body }, { path });
+      const run = () => hit.run(ctx, { params, query: queryStrings(req.query), body }, { path });
+      if (hit.idempotent && req.get(IDEMPOTENCY_HEADER) !== undefined) return await sendIdempotent(req, res, services, ctx.user, body, run);
+      const result = await run();
       if ('download' in result) return await sendDownload(res, await services.downloads.open(result.download.url.split('/').pop()!));
       sendJson(res, result.status, result.body);
     } catch (err) {

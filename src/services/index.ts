@@ -7,6 +7,7 @@ import { AnalyticsService } from './analytics.service';
 import { AppConfigService } from './app-config.service';
 import { AuthService } from './auth.service';
 import { DownloadService } from './download.service';
+import { IdempotencyService } from './idempotency.service';
 import { CategoryMembershipService } from './category-membership.service';
 import { CategoryService } from './category.service';
 import { DashboardService } from './dashboard.service';
@@ -55,6 +56,8 @@ export interface Services {
   analytics: AnalyticsService;
   statements: StatementService;
   notifications: NotificationService;
+  /** Idempotency-Key store shared by both faces (REST router, GraphQL plugin). */
+  idempotency: IdempotencyService;
 }
 
 export function createServices(prisma: Prisma, config: Config, logger: Logger): Services {
@@ -96,5 +99,6 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger): 
     analytics: new AnalyticsService(prisma),
     statements: new StatementService(prisma, downloads, portfolio),
     notifications: new NotificationService(prisma),
+    idempotency: new IdempotencyService(prisma, config.jwtSecret, { ttlSeconds: config.idempotencyTtlSeconds, lockSeconds: config.idempotencyLockSeconds }, logger),
   };
 }

@@ -6,6 +6,7 @@ import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus 
 import { pageWindow, toPage } from '../pagination';
 import { ownerScope, requireInvestor } from './access';
 import { Decimal, HUNDRED, dec, type DecimalInput } from './money';
+import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
 import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
@@ -81,7 +82,8 @@ export class InvestmentRequestService {
   }
 
   /**
-   * Amount limits and the unit's existence are 422s; a unit that is not AVAILABLE or has too little
+   * Amount limits and the unit's existence are 422s; an investor whose KYC is not approved, a unit
+   * that is not AVAILABLE or has too little
    * left (its available percentage minus every pending request on it) is a 409. The unit row is
    * locked for the check-and-insert, so concurrent requests can never together oversell it.
    */
@@ -106,6 +108,7 @@ export class InvestmentRequestService {
     if (percentage.isZero()) throw ValidationError.field('amount', 'The amount field is too small to buy a share of this unit.');
 
     return this.prisma.$transaction(async (tx) => {
+      await assertKycApproved(tx, investorId);
       const locked = await lockUnit(tx, data.unitId);
       const pending = await tx.investmentRequest.aggregate({
         where: { unitId: data.unitId, status: InvestmentRequestStatus.PENDING },

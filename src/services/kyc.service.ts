@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
-import { NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { KycDocumentStatus, NotificationType, type KycDocumentType } from '../generated/prisma/enums';
 import { ownerScope, requireInvestor } from './access';
 import type { DownloadFile, DownloadService } from './download.service';
-import { investorScope, kycStatusOf } from './investor.service';
+import { KycStatus, investorScope, kycStatusOf } from './investor.service';
 import { notify } from './notification.service';
 import { KYC_DOCUMENT, assertTransition, assertUpdated } from './state-machine';
 import type { FileStorage } from './storage/file-storage';
@@ -45,6 +46,16 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** A name that says what the file is, not whose it is (the original name is not kept). */
 const fileNameOf = (doc: { id: number; documentType: KycDocumentType; mimeType: string }) =>
   `${doc.documentType.toLowerCase().replace(/_/g, '-')}-${doc.id}.${FILE_TYPES.find((t) => t.mimeType === doc.mimeType)?.extension ?? 'bin'}`;
+
+/**
+ * Money moves only for a verified identity (contract §2): the investor's KYC status, as `status`
+ * computes it, must be APPROVED, else a 409. Checked inside the caller's transaction; an approved
+ * document never changes status again, so nothing can revoke it before the commit.
+ */
+export async function assertKycApproved(tx: PrismaNs.TransactionClient, investorId: number): Promise<void> {
+  const documents = await tx.kycDocument.findMany({ where: { investorId }, select: { status: true }, distinct: ['status'] });
+  if (kycStatusOf(documents.map((d) => d.status)) !== KycStatus.APPROVED) throw new ConflictError('Identity verification is not approved yet.');
+}
 
 export class KycService {
   constructor(

@@ -6,6 +6,7 @@ import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStat
 import { pageWindow, toPage } from '../pagination';
 import { requireInvestor } from './access';
 import { HUNDRED, cents, dec, type DecimalInput } from './money';
+import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
 import { payPayout } from './payout.service';
 import { WITHDRAWAL_REQUEST, assertTransition, assertUpdated } from './state-machine';
@@ -94,7 +95,8 @@ export class WithdrawalRequestService {
   }
 
   /**
-   * The investor must hold at least the requested share, counting requests still pending. The
+   * The investor's KYC must be approved (else 409) and they must hold at least the requested share,
+   * counting requests still pending. The
    * holding row is locked (SELECT … FOR UPDATE) for the check-and-insert, so concurrent requests
    * are serialised and can never together exceed the holding.
    */
@@ -111,6 +113,7 @@ export class WithdrawalRequestService {
     if (Object.keys(fields).length) throw new ValidationError(fields);
 
     return this.prisma.$transaction(async (tx) => {
+      await assertKycApproved(tx, investorId);
       const [holding] = await tx.$queryRaw<LockedHolding[]>`
         SELECT ownership_percentage, invested_amount FROM holdings
         WHERE investor_id = ${investorId} AND unit_id = ${data.unitId} FOR UPDATE`;

@@ -1,0 +1,47 @@
+import type { Request, Response } from 'express';
+import type { AuthUser } from '../context';
+import type { Services } from '../services';
+import { scopeOf } from '../services/idempotency.service';
+import { errorAnswer, sendAnswer, type WireAnswer } from './respond';
+import type { RouteResult } from './route';
+import { stringify } from './serialize';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** Set on an answer that was replayed from the store instead of being produced again. */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/**
+ * Answers that are not final and free the key instead of being stored: the request was not carried
+ * out (server failure, unavailable database, rate limit, no valid token), so a retry must run it.
+ */
+export const isFinalStatus = (status: number) => status < 500 && status !== 429 && status !== 401;
+
+/**
+ * The REST adapter of the idempotency store: claim the key, run the route once, store its answer
+ * (errors included, in the contract's format) and send it; or replay what the first request left.
+ * The route's GraphQL operation runs in-process with `execute`, not through Apollo, so the GraphQL
+ * plugin never sees this request and nothing is recorded twice.
+ */
+export async function sendIdempotent(req: Request, res: Response, services: Services, user: AuthUser | null, body: unknown, run: () => Promise<RouteResult>): Promise<void> {
+  const key = services.idempotency.checkKey(req.get(IDEMPOTENCY_HEADER)!);
+  const path = `${req.baseUrl}${req.path.replace(/\/$/, '')}`;
+  const started = await services.idempotency.begin({ scope: scopeOf(user), key, method: req.method, path, body });
+  if ('replay' in started) return sendAnswer(res, { ...started.replay, headers: { [REPLAYED_HEADER]: 'true' } });
+
+  let answer: WireAnswer;
+  try {
+    const result = await run();
+    // Idempotent routes are POSTs that answer an envelope, never a download.
+    if ('download' in result) throw new Error(`${req.method} ${path}: an idempotent route cannot answer a download`);
+    answer = { status: result.status, headers: {}, body: stringify(result.body) };
+  } catch (err) {
+    answer = errorAnswer(err, services.logger);
+  }
+  try {
+    await (isFinalStatus(answer.status) ? started.claim.complete(answer) : started.claim.release());
+  } catch (err) {
+    // The work is done: its answer still goes out. The key stays claimed until its lease ends.
+    services.logger.error({ err }, 'storing the idempotent answer failed');
+  }
+  sendAnswer(res, answer);
+}
