@@ -1022,7 +1022,13 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
   // -- KYC documents --------------------------------------------------------------------------
   const kycDocuments: Prisma.KycDocumentCreateManyInput[] = [];
   const keys = new Set<string>();
-  const addKyc = (inv: PInvestor, type: KycDocumentType, status: KycDocumentStatus, createdAt: number) => {
+  // Money moves only for a verified identity: whoever has a request was approved before the first one.
+  const firstRequestAt = new Map<number, number>();
+  for (const r of [...allRequests, ...withdrawalRequests]) {
+    const at = (r.createdAt as Date).getTime();
+    firstRequestAt.set(r.investorId, Math.min(at, firstRequestAt.get(r.investorId) ?? at));
+  }
+  const addKyc = (inv: PInvestor, type: KycDocumentType, status: KycDocumentStatus, createdAt: number, reviewBy = HORIZON - HOUR) => {
     const kind = rng.weighted(['pdf', 'jpg', 'png'], [0.5, 0.35, 0.15]);
     const mimeType = kind === 'pdf' ? 'application/pdf' : kind === 'jpg' ? 'image/jpeg' : 'image/png';
     let storageKey: string;
@@ -1030,7 +1036,7 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
     while (keys.has(storageKey));
     keys.add(storageKey);
     const sizeBytes = kind === 'pdf' ? rng.int(120_000, 2_500_000) : rng.int(300_000, 4_500_000);
-    const reviewedAt = status === KycDocumentStatus.PENDING ? null : Math.min(createdAt + rng.int(3, 72) * HOUR, HORIZON - HOUR);
+    const reviewedAt = status === KycDocumentStatus.PENDING ? null : Math.min(createdAt + rng.int(3, 72) * HOUR, reviewBy);
     kycDocuments.push({
       id: 0, investorId: inv.id, documentType: type, storageKey, mimeType, sizeBytes, checksum: sha256(`${storageKey}:${sizeBytes}`), status,
       rejectionReason: status === KycDocumentStatus.REJECTED ? rng.pick(KYC_REJECTIONS) : null,
@@ -1044,17 +1050,20 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
       });
     }
   };
-  addKyc(demo, KycDocumentType.PASSPORT, KycDocumentStatus.APPROVED, demoCreated + 2 * HOUR);
+  addKyc(demo, KycDocumentType.PASSPORT, KycDocumentStatus.APPROVED, demoCreated + 2 * HOUR, firstRequestAt.get(demo.id)! - HOUR);
   addKyc(demo, KycDocumentType.PROOF_OF_ADDRESS, KycDocumentStatus.REJECTED, demoCreated + 3 * HOUR);
   addKyc(demo, KycDocumentType.PROOF_OF_ADDRESS, KycDocumentStatus.APPROVED, demoCreated + 4 * DAY);
   addKyc(demo, KycDocumentType.BANK_STATEMENT, KycDocumentStatus.PENDING, HORIZON - 6 * DAY - 5 * HOUR);
   for (const inv of investors.slice(1)) {
-    if (!rng.chance(0.65)) continue;
+    const verifiedBy = firstRequestAt.get(inv.id);
+    if (!rng.chance(0.65) && verifiedBy === undefined) continue;
     const idType = rng.pick([KycDocumentType.PASSPORT, KycDocumentType.NATIONAL_ID, KycDocumentType.DRIVING_LICENSE]);
-    const t0 = inv.user.createdAt + rng.int(1, 72) * HOUR;
+    // First requests come at least 4 h after sign-up, so this leaves an hour for the review.
+    const t0 = Math.min(inv.user.createdAt + rng.int(1, 72) * HOUR, (verifiedBy ?? HORIZON) - 2 * HOUR);
     const recent = t0 > HORIZON - 30 * DAY;
-    const s = recent ? KycDocumentStatus.PENDING : rng.weighted([KycDocumentStatus.APPROVED, KycDocumentStatus.REJECTED], [0.85, 0.15]);
-    addKyc(inv, idType, s, t0);
+    const drawn = recent ? KycDocumentStatus.PENDING : rng.weighted([KycDocumentStatus.APPROVED, KycDocumentStatus.REJECTED], [0.85, 0.15]);
+    const s = verifiedBy === undefined ? drawn : KycDocumentStatus.APPROVED;
+    addKyc(inv, idType, s, t0, verifiedBy === undefined ? undefined : verifiedBy - HOUR);
     if (s === KycDocumentStatus.REJECTED) addKyc(inv, idType, KycDocumentStatus.APPROVED, t0 + rng.int(3, 10) * DAY);
     if (rng.chance(0.07)) addKyc(inv, KycDocumentType.PROOF_OF_ADDRESS, KycDocumentStatus.PENDING, rng.time(Math.max(t0 + DAY, HORIZON - 20 * DAY), HORIZON - HOUR));
     else if (rng.chance(0.5)) {
@@ -1151,6 +1160,32 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
     nextFree = dcl.createdAt + dcl.holders.length + 1;
     dcl.id = ids.take('distribution_declarations');
   }
+
+  // -- prospects: signed up recently, no request yet, identity not (yet) verified ---------------
+  // Every investor above holds units, so KYC-approved; these show the other KYC states. Their own
+  // random stream leaves the data above unchanged.
+  const prng = new Rng(seed ^ 0x9e3779b9);
+  const prospectKyc = [undefined, KycDocumentStatus.PENDING, KycDocumentStatus.REJECTED] as const;
+  const prospectDocs = kycDocuments.length;
+  const prospectTimes = Array.from({ length: Math.max(3, Math.round(investorCount * 0.05)) }, () => HORIZON - prng.int(2, 28) * DAY - prng.int(0, 23) * HOUR).sort((a, b) => a - b);
+  prospectTimes.forEach((createdAt, k) => {
+    const first = prng.pick(FIRST_NAMES);
+    const last = prng.pick(LAST_NAMES);
+    const city = prng.pick(CITIES);
+    const user: PUser = {
+      id: ids.take('users'), name: `${first} ${last}`, email: `${`${first}.${last}`.toLowerCase().replace(/[^a-z.]/g, '')}${investorCount + k + 1}@${prng.pick(EMAIL_DOMAINS)}`,
+      phone: null, role: Role.INVESTOR, createdAt, updatedAt: createdAt, city,
+    };
+    users.push(user);
+    const inv: PInvestor = { id: ids.take('investors'), user, dob: Date.UTC(prng.int(1960, 2003), prng.int(0, 11), prng.int(1, 28)), isDemo: false, holdings: [], targetHoldings: 0 };
+    investors.push(inv);
+    const status = prospectKyc[k % prospectKyc.length];
+    if (status) addKyc(inv, prng.pick([KycDocumentType.PASSPORT, KycDocumentType.NATIONAL_ID]), status, createdAt + prng.int(1, 24) * HOUR);
+  });
+  // Document ids stay in creation order.
+  const kycIds = [...kycDocuments.slice(0, prospectDocs).map((k) => k.id as number), ...kycDocuments.slice(prospectDocs).map(() => ids.take('kyc_documents'))];
+  kycDocuments.sort((a, b) => (a.createdAt as Date).getTime() - (b.createdAt as Date).getTime());
+  kycDocuments.forEach((k, i) => (k.id = kycIds[i]));
 
   // Staff notifications.
   const latestPeriod = `${LAST_PERIOD.year}-Q${LAST_PERIOD.quarter}`;
