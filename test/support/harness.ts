@@ -22,28 +22,32 @@ export interface TestGateway {
   token(email: string, password?: string): Promise<string>;
   /** POST /graphql with an optional bearer token; returns the parsed body. */
   gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>;
+  /** A second gateway instance (own services, own connection pool) on this one's database; close it first. */
+  twin(): Promise<TestGateway>;
   close(): Promise<void>;
 }
 
 let counter = 0;
 
 /** Opens this test file's own copy of the seeded template database. */
-async function cloneTemplate(): Promise<{ db: Database; drop: () => Promise<void> }> {
+async function cloneTemplate(): Promise<{ db: Database; reopen: () => Promise<Database>; drop: () => Promise<void> }> {
   const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
   if (!info) throw new Error('test template missing: run through jest (globalSetup)');
   if (info.kind === 'pglite') {
     const pglite = await PGlite.create({ loadDataDir: new Blob([await readFile(info.location)]) });
     const db = await openDatabase({ pglite });
-    return { db, drop: () => pglite.close() };
+    return { db, reopen: () => openDatabase({ pglite }), drop: () => pglite.close() };
   }
   const name = `gateway_t_${process.pid}_${++counter}`;
   const admin = new Client({ connectionString: info.serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${info.location}`);
   await admin.end();
-  const db = await openDatabase({ databaseUrl: withDatabase(info.serverUrl!, name), poolSize: 10 });
+  const open = () => openDatabase({ databaseUrl: withDatabase(info.serverUrl!, name), poolSize: 10 });
+  const db = await open();
   return {
     db,
+    reopen: open,
     drop: async () => {
       const c = new Client({ connectionString: info.serverUrl });
       await c.connect();
@@ -54,9 +58,13 @@ async function cloneTemplate(): Promise<{ db: Database; drop: () => Promise<void
 }
 
 export async function startTestGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+  const { db, reopen, drop } = await cloneTemplate();
+  return gatewayOn(db, env, reopen, drop);
+}
+
+async function gatewayOn(db: Database, env: Record<string, string>, reopen: () => Promise<Database>, drop: () => Promise<void>): Promise<TestGateway> {
   const config = loadConfig({ NODE_ENV: 'test', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const { db, drop } = await cloneTemplate();
   const services = createServices(db.prisma, config, logger);
   const gateway = await createGateway(config, db, services, logger);
   gateway.setReady(true);
@@ -77,6 +85,9 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
       if (token) req.set('authorization', `Bearer ${token}`);
       const res = await req.send({ query, variables });
       return res.body;
+    },
+    async twin() {
+      return gatewayOn(await reopen(), env, reopen, async () => undefined);
     },
     async close() {
       await gateway.stop();
