@@ -18,6 +18,7 @@ import {
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination';
 import type { RestRoute } from './route';
 import { selectedFields, snake } from './serialize';
+import { isIdempotentField } from '../schema/idempotent';
 
 /**
  * OpenAPI 3.1 document generated from the route table: paths and methods from the rows, query and
@@ -224,6 +225,13 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
       envelope === 'item'
         ? []
         : [{ name: 'page', in: 'query', description: 'Default 1; anything but an integer ≥ 1 means 1; past the end gives an empty page.', schema: { type: 'integer' } }];
+    const headerParams =
+      r.method === 'POST' && op.operation === 'mutation' && isIdempotentField(root.getFields()[field.name.value])
+        ? [{
+            name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+            description: 'Optional; 1..255 printable ASCII, scoped to the user. A retry with the same key and body replays the first answer for 24 h (header `Idempotent-Replayed: true`); another body is 422 (`errors.idempotency_key`); while the first still runs, 409.',
+          }]
+        : [];
     const queryParams = recorded.query.map((q) => ({
       name: q.name,
       in: 'query',
@@ -254,7 +262,7 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
       operationId: r.operation,
       description: `Runs the GraphQL ${op.operation} \`${r.operation}\` (field \`${field.name.value}\`).${r.auth === 'admin' ? ' Admin only.' : ''}`,
       security: r.auth === 'guest' ? [] : [{ bearer: [] }],
-      ...(pathParams.length || pageParams.length || queryParams.length ? { parameters: [...pathParams, ...pageParams, ...queryParams] } : {}),
+      ...(pathParams.length || pageParams.length || queryParams.length || headerParams.length ? { parameters: [...pathParams, ...pageParams, ...queryParams, ...headerParams] } : {}),
       ...(recorded.body ? { requestBody: { required: true, content: requestContent(r, recorded.body) } } : {}),
       responses,
     };
