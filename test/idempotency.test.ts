@@ -202,6 +202,35 @@ describe('Idempotency-Key, other operations', () => {
     expect(await prisma().user.count({ where: { email: body.email } })).toBe(1);
   });
 
+  it('lets exactly one of many simultaneous duplicates through two instances run', async () => {
+    const unit = await makeUnit();
+    const key = randomUUID();
+    const twin = await t.twin();
+    try {
+      const twinToken = await twin.token(DEMO_EMAILS.investor);
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? restPost(twin, { unit_id: unit.id, amount: 1500 }, key, twinToken) : restPost(t, { unit_id: unit.id, amount: 1500 }, key))));
+      const created = answers.filter((a) => a.status === 201);
+      expect(answers.every((a) => a.status === 201 || a.status === 409)).toBe(true);
+      expect(new Set(created.map((a) => a.text)).size).toBe(1);
+      expect(created.filter((a) => a.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+      expect(await requestsOn(unit.id)).toBe(1);
+    } finally {
+      await twin.close();
+    }
+  });
+
+  it('purges expired keys and keeps live ones', async () => {
+    const unit = await makeUnit();
+    await restPost(t, { unit_id: unit.id, amount: 1500 }, randomUUID());
+    await restPost(t, { unit_id: unit.id, amount: 1500 }, randomUUID());
+    const [expired] = await prisma().idempotencyKey.findMany({ orderBy: { id: 'desc' }, take: 1 });
+    await prisma().idempotencyKey.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    const live = await prisma().idempotencyKey.count({ where: { expiresAt: { gt: new Date() } } });
+    await t.services.idempotency.purgeExpired();
+    expect(await prisma().idempotencyKey.findUnique({ where: { id: expired.id } })).toBeNull();
+    expect(await prisma().idempotencyKey.count()).toBe(live);
+  });
+
   it('ignores the header, even a malformed one, on operations that are not marked (reads)', async () => {
     const key = randomUUID();
     const a = await t.http.get('/api/v1/auth/me').set('authorization', `Bearer ${investorToken}`).set('idempotency-key', key);
