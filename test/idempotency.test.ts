@@ -199,6 +199,7 @@ describe('Idempotency-Key, other operations', () => {
     expect(second.status).toBe(201);
     expect(second.text).toBe(first.text);
     expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.headers['cache-control']).toBe('no-store'); // a token answer, replayed or not
     expect(await prisma().user.count({ where: { email: body.email } })).toBe(1);
   });
 
