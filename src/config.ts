@@ -39,6 +39,12 @@ export interface Config {
   metricsToken: string | undefined;
   /** `/metrics` is served on this port only (not on `port`) when set. */
   metricsPort: number | undefined;
+
+  // ---- audit trail (docs/audit.md) ----
+  /** How often the gateway seals new audit events into the hash chain (0 = no sealer in this process). */
+  auditSealIntervalMs: number;
+  /** Audit events older than this many days are pruned (as a sealed prefix); undefined keeps them forever. */
+  auditRetentionDays: number | undefined;
 }
 
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
@@ -88,5 +94,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'gateway:',
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0) : undefined,
+
+    // ---- audit trail ----
+    auditSealIntervalMs: int(env, 'AUDIT_SEAL_INTERVAL_MS', 5000),
+    auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 0) || undefined,
   };
 }

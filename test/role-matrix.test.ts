@@ -34,6 +34,7 @@ const MATRIX: Record<'Query' | 'Mutation', Record<string, Role[]>> = {
     profitStatement: INVESTOR, taxStatement: INVESTOR, portfolioSummaryStatement: INVESTOR,
     notifications: USERS, notification: USERS, unreadNotificationCount: USERS,
     distributionDeclarations: STAFF, distributionDeclaration: STAFF, assetsUnderManagement: STAFF, distributionTotals: STAFF, withdrawalVolumes: STAFF,
+    auditEvents: ADMIN, auditEventsExport: ADMIN,
   },
   Mutation: {
     login: ANYONE, register: ANYONE, refreshToken: ANYONE, forgotPassword: ANYONE, resetPassword: ANYONE,

@@ -5,6 +5,7 @@ import type { Prisma } from '../db/database';
 import { AccountService } from './account.service';
 import { AnalyticsService } from './analytics.service';
 import { AppConfigService } from './app-config.service';
+import { AuditService } from './audit.service';
 import { AuthService } from './auth.service';
 import { DownloadService } from './download.service';
 import { CategoryMembershipService } from './category-membership.service';
@@ -55,6 +56,7 @@ export interface Services {
   analytics: AnalyticsService;
   statements: StatementService;
   notifications: NotificationService;
+  audit: AuditService;
 }
 
 export function createServices(prisma: Prisma, config: Config, logger: Logger): Services {
@@ -96,5 +98,6 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger): 
     analytics: new AnalyticsService(prisma),
     statements: new StatementService(prisma, downloads, portfolio),
     notifications: new NotificationService(prisma),
+    audit: new AuditService(prisma, downloads),
   };
 }
