@@ -202,6 +202,31 @@ export function chainHash(previous: string, seq: bigint, e: AuditEvent): string 
   return createHash('sha256').update(`${previous}\n${seq}\n${canonicalJson(content)}`).digest('hex');
 }
 
+/**
+ * An xid below which every transaction of this database has finished, so that every event with a
+ * smaller xid is already visible to the next statement. Three statements, in this order:
+ * 1. `next`: the next xid to be assigned; any transaction below it already had its xid.
+ * 2. the xids of this database's transactions still running (pg_stat_activity, plus prepared
+ *    transactions), widened from 32 to 64 bits relative to `next`.
+ * 3. (the caller) reads the events below the bound with a newer snapshot.
+ * A transaction with xid below the bound was assigned before (1) and is not running at (2), so it
+ * has committed or aborted before (3) looks. Unlike the snapshot's xmin, writers in other databases
+ * of the cluster (or sessions left idle in a transaction there) do not hold sealing back.
+ */
+async function finishedBelow(tx: PrismaNs.TransactionClient): Promise<string> {
+  const [{ next }] = await tx.$queryRaw<{ next: string }[]>`SELECT (pg_snapshot_xmax(pg_current_snapshot()))::text AS next`;
+  const [{ bound }] = await tx.$queryRaw<{ bound: string | null }[]>`
+    WITH running AS (
+      SELECT (backend_xid::text::bigint - (${next}::bigint % 4294967296) + 4294967296) % 4294967296 AS d
+      FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL
+      UNION ALL
+      SELECT (transaction::text::bigint - (${next}::bigint % 4294967296) + 4294967296) % 4294967296
+      FROM pg_prepared_xacts WHERE database = current_database()
+    )
+    SELECT min(CASE WHEN d >= 2147483648 THEN ${next}::bigint - (4294967296 - d) ELSE ${next}::bigint + d END)::text AS bound FROM running`;
+  return bound !== null && BigInt(bound) < BigInt(next) ? bound : next;
+}
+
 interface ChainHead {
   seq: bigint;
   eventId: bigint;
@@ -293,7 +318,7 @@ export class AuditService {
 
   /**
    * Chains every event whose transaction has finished, in (xid, id) order, and returns how many it
-   * sealed. Only events with xid below the snapshot's xmin are taken: every transaction that could
+   * sealed. Only events with xid below `finishedBelow` are taken: every transaction that could
    * still commit an event has an xid at or above it, so the sealed set is always a prefix of the
    * final (xid, id) order and no event can later appear behind the head (docs/audit.md).
    */
@@ -310,10 +335,10 @@ export class AuditService {
       const n = await this.prisma.$transaction(async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${SEAL_LOCK}))`;
         const head = await this.head(tx);
+        const bound = await finishedBelow(tx);
         const ids = await tx.$queryRaw<{ id: string }[]>`
           SELECT id::text AS id FROM audit_events
-          WHERE xid < (pg_snapshot_xmin(pg_current_snapshot()))::text::bigint
-            AND (xid, id) > (${head.eventXid.toString()}::bigint, ${head.eventId.toString()}::bigint)
+          WHERE xid < ${bound}::bigint AND (xid, id) > (${head.eventXid.toString()}::bigint, ${head.eventId.toString()}::bigint)
           ORDER BY xid, id LIMIT ${BATCH}`;
         if (!ids.length) return 0;
         const events = await tx.auditEvent.findMany({ where: { id: { in: ids.map((r) => BigInt(r.id)) } }, orderBy: [{ xid: 'asc' }, { id: 'asc' }] });
