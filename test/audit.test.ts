@@ -27,7 +27,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function gql<T = Record<string, any>>(query: string, token?: string, variables?: Record<string, unknown>) {
+/** A mutation's answer: the object it returns, with its id. */
+type Row = { id: number } & Record<string, unknown>;
+
+async function gql<T = Record<string, Row>>(query: string, token?: string, variables?: Record<string, unknown>) {
   const res = await t.gql<T>(query, variables, token);
   return res;
 }
@@ -245,7 +248,7 @@ describe('investor money and identity events', () => {
 
 describe('back office', () => {
   type Step = { mutation: string; action: string; targetType: string; call: () => Promise<{ query: string; targetId: string | number }> };
-  const first = (res: { data?: Record<string, any> | null; errors?: unknown }) => {
+  const first = (res: { data?: Record<string, Row> | null; errors?: unknown }): Row => {
     expect(res.errors).toBeUndefined();
     return Object.values(res.data!)[0];
   };
@@ -292,7 +295,7 @@ describe('back office', () => {
     const outcomes: string[] = [];
     for (const step of steps) {
       const { query, targetId } = await step.call();
-      let result: Record<string, any> = {};
+      let result: Row = { id: 0 };
       const events = await eventsOf(async () => (result = first(await gql(query, adminToken))));
       if (step.mutation === 'createCategory') ids.category = result.id;
       if (step.mutation === 'createUnit') ids.unit = result.id;
