@@ -79,18 +79,22 @@ async function verifiedHolders(n: number) {
   return Promise.all(list.map(async (h) => ({ ...h, userId: h.investor.user.id, token: await t.token(h.investor.user.email) })));
 }
 
-/** An AVAILABLE unit with room for `count` minimum investments, and that minimum. */
-async function roomyUnit(count: number) {
+/** Up to `units` AVAILABLE units, each with room for `count` minimum investments, and that minimum. */
+async function roomyUnits(count: number, units = 1) {
   const config = await t.db.prisma.appConfig.findUniqueOrThrow({ where: { id: 1 } });
-  const units = await t.db.prisma.unit.findMany({ where: { status: 'AVAILABLE' }, orderBy: { availablePercentage: 'desc' }, take: 5 });
-  for (const unit of units) {
+  const candidates = await t.db.prisma.unit.findMany({ where: { status: 'AVAILABLE' }, orderBy: { availablePercentage: 'desc' } });
+  const found: { unitId: number; amount: string }[] = [];
+  for (const unit of candidates) {
     const amount = unit.minInvestment.greaterThan(config.minInvestment) ? unit.minInvestment : config.minInvestment;
     const pending = await t.db.prisma.investmentRequest.aggregate({ where: { unitId: unit.id, status: 'PENDING' }, _sum: { ownershipPercentage: true } });
     const free = unit.availablePercentage.minus(pending._sum.ownershipPercentage ?? 0);
-    if (amount.dividedBy(unit.totalValue).times(100).times(count + 1).lessThan(free)) return { unitId: unit.id, amount: amount.toFixed(2) };
+    if (amount.dividedBy(unit.totalValue).times(100).times(count + 1).lessThan(free)) found.push({ unitId: unit.id, amount: amount.toFixed(2) });
+    if (found.length === units) return found;
   }
-  throw new Error('no unit with room for the test investments');
+  if (found.length === 0) throw new Error('no unit with room for the test investments');
+  return found;
 }
+const roomyUnit = async (count: number) => (await roomyUnits(count))[0];
 
 /**
  * Seals until every event is on the chain. Sealing waits for the oldest running writer of the whole
@@ -362,11 +366,13 @@ describe('auditEvents and the CSV export', () => {
 describe('the hash chain', () => {
   it('50 concurrent money requests give 50 events and an intact chain', async () => {
     const holders = await verifiedHolders(8);
-    const { unitId, amount } = await roomyUnit(25);
+    // Spread over a few units: requests for one unit queue on its row lock, which is not what this measures.
+    const units = await roomyUnits(25, 5);
     const last = (await t.db.prisma.auditEvent.findFirst({ orderBy: { id: 'desc' } }))?.id ?? 0n;
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => {
         const h = holders[i % holders.length];
+        const { unitId, amount } = units[i % units.length];
         return i % 2
           ? t.http.post('/api/v1/investment-requests').set('authorization', `Bearer ${h.token}`).send({ unit_id: unitId, amount: Number(amount) })
           : t.http.post('/api/v1/withdrawals/requests').set('authorization', `Bearer ${h.token}`).send({ unit_id: h.unitId, ownership_percentage: 0.0001, reason: 'load' });
