@@ -6,8 +6,18 @@ declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
   namespace autocannon {
+    /** One request of a sequence; `setupRequest` rewrites it before every send. */
+    interface RequestParams {
+      method?: Options['method'];
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams;
+    }
+
     interface Options {
       url: string;
+      requests?: RequestParams[];
       method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD';
       headers?: Record<string, string>;
       body?: string;

@@ -8,6 +8,8 @@
  *   1. REST     GET  /api/v1/distributions   (demo investor, bearer token, default page)
  *   2. GraphQL  POST /graphql                (the same operation the REST route runs)
  *   3. floor    GET  /api/v1/distributions   on bench/floor.ts: node:http + pg, same JSON
+ *   4. writes   POST /api/v1/withdrawals/requests and POST /api/v1/investment-requests, each request a
+ *               new valid one (rotating over verified investors; see prepareWriters)
  * and prints req/s, p50 and p99 latency, the gateway/floor ratios, and SQL statements per request
  * (gateway: the `db_queries_sent` gauge from /metrics around each run). Figures are also written to
  * bench/results/latest.json.
@@ -267,7 +269,7 @@ async function startFloor(databaseUrl: string): Promise<{ base: string; queriesP
 // ---------------------------------------------------------------------------------------------
 
 interface Target {
-  key: 'rest' | 'graphql' | 'floor';
+  key: 'rest' | 'graphql' | 'floor' | 'withdrawal' | 'investment';
   label: string;
   request: autocannon.Options;
   /** The gateway's /metrics, to count SQL statements; absent for the floor (known count). */
@@ -275,15 +277,15 @@ interface Target {
   knownQueriesPerRequest?: number;
 }
 
-async function login(base: string): Promise<string> {
+async function login(base: string, email = 'investor@demo.test'): Promise<string> {
   const res = await fetch(`${base}/api/v1/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'investor@demo.test', password: 'Password123!' }),
+    body: JSON.stringify({ email, password: 'Password123!' }),
   });
   const body = (await res.json()) as { data?: { access_token?: string } };
   const token = body.data?.access_token;
-  if (res.status !== 200 || !token) throw new Error(`login as the demo investor failed (${res.status}): ${JSON.stringify(body).slice(0, 300)}`);
+  if (res.status !== 200 || !token) throw new Error(`login as ${email} failed (${res.status}): ${JSON.stringify(body).slice(0, 300)}`);
   return token;
 }
 
@@ -426,6 +428,71 @@ async function measure(target: Target, opts: Options): Promise<Measurement> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Writes: money requests at the same concurrency
+// ---------------------------------------------------------------------------------------------
+
+const WRITERS = 50;
+const BENCH_UNIT = 'BENCH-WRITES';
+
+interface Writer {
+  email: string;
+  /** A unit the investor holds at least 0.01 % of: room for 10,000 withdrawals of 0.000001 %. */
+  unitId: number;
+}
+
+/**
+ * Makes every write valid, whatever earlier runs left: up to 50 investors with a holding of at
+ * least 0.01 % get an approved KYC document if they have none (money requests need a verified
+ * identity), and the unit BENCH-WRITES is (re)opened with a total value so large that the minimum
+ * investment buys a share of about 0.00001 %, so no run can sell it out.
+ */
+async function prepareWriters(databaseUrl: string): Promise<{ writers: Writer[]; unitId: number; amount: string }> {
+  return withClient(databaseUrl, async (client) => {
+    const { rows: writers } = await client.query<{ email: string; unit_id: number; investor_id: number }>(
+      `SELECT DISTINCT ON (h.investor_id) u.email, h.unit_id, h.investor_id
+       FROM holdings h JOIN investors i ON i.id = h.investor_id JOIN users u ON u.id = i.user_id
+       WHERE h.ownership_percentage >= 0.01 AND u.deleted_at IS NULL
+       ORDER BY h.investor_id, h.ownership_percentage DESC LIMIT $1`,
+      [WRITERS],
+    );
+    if (writers.length === 0) throw new Error('no investor holds 0.01 % of a unit; is the database seeded?');
+    await client.query(
+      `INSERT INTO kyc_documents (investor_id, document_type, storage_key, mime_type, size_bytes, checksum, status, reviewed_at, updated_at)
+       SELECT id, 'PASSPORT', 'bench/kyc-' || id, 'application/pdf', 1, repeat('0', 64), 'APPROVED', now(), now() FROM investors
+       WHERE id = ANY($1::int[]) AND NOT EXISTS (SELECT 1 FROM kyc_documents k WHERE k.investor_id = investors.id AND k.status = 'APPROVED')`,
+      [writers.map((w) => w.investor_id)],
+    );
+    const { rows: [config] } = await client.query<{ min_investment: string }>('SELECT min_investment FROM app_config WHERE id = 1');
+    const amount = Math.max(Number(config?.min_investment ?? 0), 100).toFixed(2);
+    const { rows: [unit] } = await client.query<{ id: number }>(
+      `INSERT INTO units (code, name, description, location, category_id, status, total_value, available_percentage, min_investment, expected_return, updated_at)
+       VALUES ($1, 'Benchmark writes', 'Target of the write benchmark', 'Loopback', (SELECT min(id) FROM categories), 'AVAILABLE', $2, 100, 1, 5, now())
+       ON CONFLICT (code) DO UPDATE SET status = 'AVAILABLE', available_percentage = 100, updated_at = now() RETURNING id`,
+      [BENCH_UNIT, (Number(amount) * 10_000_000).toFixed(2)],
+    );
+    return { writers: writers.map((w) => ({ email: w.email, unitId: w.unit_id })), unitId: unit.id, amount };
+  });
+}
+
+/** A POST whose bearer token and body rotate over the writers, so each request is a new valid one. */
+function writeTarget(key: 'withdrawal' | 'investment', label: string, url: string, tokens: string[], body: (i: number) => object, metricsUrl: string): Target {
+  let next = 0;
+  const request = (i: number) => ({ authorization: `Bearer ${tokens[i % tokens.length]}`, 'content-type': 'application/json' });
+  return {
+    key,
+    label,
+    request: {
+      url,
+      method: 'POST',
+      headers: request(0),
+      body: JSON.stringify(body(0)),
+      requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, headers: request(next), body: JSON.stringify(body(next++)) }) }],
+    },
+    metricsUrl,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Report
 // ---------------------------------------------------------------------------------------------
 
@@ -530,6 +597,22 @@ async function main(): Promise<void> {
   console.log(`\nLoad: ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per target, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); 1-min load average before: ${loadAverage.toFixed(2)}.`);
   const results: Measurement[] = [];
   for (const target of [rest, graphql, floorTarget]) results.push(await measure(target, opts));
+
+  const prepared = await prepareWriters(opts.databaseUrl);
+  const tokens: string[] = [];
+  for (const w of prepared.writers) tokens.push(await login(gatewayBase, w.email));
+  const writes = [
+    writeTarget('withdrawal', 'REST POST /api/v1/withdrawals/requests', `${gatewayBase}/api/v1/withdrawals/requests`, tokens,
+      (i) => ({ unit_id: prepared.writers[i % tokens.length].unitId, ownership_percentage: 0.000001, reason: 'benchmark' }), `${gatewayBase}/metrics`),
+    writeTarget('investment', 'REST POST /api/v1/investment-requests', `${gatewayBase}/api/v1/investment-requests`, tokens,
+      () => ({ unit_id: prepared.unitId, amount: Number(prepared.amount) }), `${gatewayBase}/metrics`),
+  ];
+  for (const target of writes) {
+    const res = await call(target);
+    if (res.status !== 201) throw new Error(`sanity check: ${target.label} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  }
+  console.log(`Writes: ${tokens.length} verified investors take turns; every answer must be 201.`);
+  for (const target of writes) results.push(await measure(target, opts));
 
   const ratios = report(results);
 

@@ -5,7 +5,7 @@
  *
  * DATABASE_URL=postgresql://… → that PostgreSQL; unset → embedded PGlite under DATA_DIR (default ./data).
  * Applies pending migrations first. Refuses to seed a database that already holds the demo data
- * unless --reset is given, which empties every application table (not _prisma_migrations) first.
+ * unless --reset is given, which empties every application table (not _prisma_migrations, not the audit trail) first.
  */
 import path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
@@ -111,7 +111,8 @@ async function main(): Promise<void> {
 
     if (args.reset) {
       const tables = await db.prisma.$queryRawUnsafe<{ tablename: string }[]>(
-        `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> '_prisma_migrations' ORDER BY tablename`,
+        // The audit trail is append-only (its triggers refuse TRUNCATE) and outlives demo data.
+        `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> '_prisma_migrations' AND tablename NOT LIKE 'audit\\_%' ORDER BY tablename`,
       );
       if (tables.length) {
         await db.prisma.$executeRawUnsafe(`TRUNCATE TABLE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);

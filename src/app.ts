@@ -11,7 +11,7 @@ import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
-import { buildContext, type Context } from './context';
+import { buildContext, requestMeta, type Context } from './context';
 import type { Database } from './db/database';
 import { AppError, HttpError, ServiceUnavailableError, UnauthenticatedError, normalizeError } from './errors';
 import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
@@ -112,7 +112,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
     whenReady,
     graphqlJson,
     expressMiddleware(apollo, {
-      context: ({ req }) => buildContext(services, req.headers.authorization, { ip: req.ip ?? '', userAgent: req.get('user-agent') }),
+      context: ({ req }) => buildContext(services, req.headers.authorization, requestMeta(req)),
     }),
   );
   const operations = loadOperations();

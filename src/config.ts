@@ -45,6 +45,11 @@ export interface Config {
   idempotencyTtlSeconds: number;
   /** How long an unfinished request holds its key; after it (a crashed instance) the key is free again, seconds. */
   idempotencyLockSeconds: number;
+  // ---- audit trail (docs/audit.md) ----
+  /** How often the gateway seals new audit events into the hash chain (0 = no sealer in this process). */
+  auditSealIntervalMs: number;
+  /** Audit events older than this many days are pruned (as a sealed prefix); undefined keeps them forever. */
+  auditRetentionDays: number | undefined;
 }
 
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
@@ -98,5 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // -- Idempotency-Key --
     idempotencyTtlSeconds: int(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 60 * 60),
     idempotencyLockSeconds: int(env, 'IDEMPOTENCY_LOCK_SECONDS', 300),
+    // ---- audit trail ----
+    auditSealIntervalMs: int(env, 'AUDIT_SEAL_INTERVAL_MS', 5000),
+    auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 0) || undefined,
   };
 }

@@ -12,6 +12,17 @@ export interface AuthUser {
 export interface RequestMeta {
   ip: string;
   userAgent?: string;
+  /** The caller's `X-Request-Id`, when well-formed (recorded on audit events). */
+  requestId?: string;
+}
+
+/** Printable ASCII without spaces, 1..128 characters: anything else is not taken as a request id. */
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** The request facts both faces put into the context (client IP as `trust proxy` sees it). */
+export function requestMeta(req: { ip?: string; get(name: string): string | undefined }): RequestMeta {
+  const requestId = req.get('x-request-id');
+  return { ip: req.ip ?? '', userAgent: req.get('user-agent'), requestId: requestId && REQUEST_ID.test(requestId) ? requestId : undefined };
 }
 
 /** What every resolver sees, whichever face the request came through. */

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     gateway.setReady(false);
     await gateway.stop();
     await pushOutbox.stop();
+    await services.audit.stop();
     await db.close();
     logger.info('stopped');
     process.exit(0);
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
   await prepareDatabase(db, config, logger);
   gateway.setReady(true);
   pushOutbox.start(config.pushWorkerIntervalMs);
+  services.audit.start(config.auditSealIntervalMs, config.auditRetentionDays, logger);
   logger.info('ready');
 }
 

@@ -221,11 +221,18 @@ describe('a failed upload leaves nothing half-written', () => {
       delete: (key) => storage.delete(key),
       exists: (key) => storage.exists(key),
     };
-    // The same service over a client whose KYC insert fails, as a constraint or a lost connection would.
-    const failing = new Proxy(t.db.prisma, {
-      get: (target, prop, receiver) =>
-        prop === 'kycDocument' ? { create: () => Promise.reject(new Error('insert failed')) } : Reflect.get(target, prop, receiver),
-    }) as Prisma;
+    // The same service over a client whose KYC insert fails, as a constraint or a lost connection would
+    // (inside a transaction too: the insert commits with its audit event).
+    const failInsert = <C extends object>(client: C): C =>
+      new Proxy(client, {
+        get: (target, prop, receiver) =>
+          prop === 'kycDocument'
+            ? { create: () => Promise.reject(new Error('insert failed')) }
+            : prop === '$transaction'
+              ? (work: (tx: object) => Promise<unknown>) => t.db.prisma.$transaction((tx) => work(failInsert(tx)))
+              : Reflect.get(target, prop, receiver),
+      });
+    const failing = failInsert(t.db.prisma) as Prisma;
     const service = new KycService(failing, new DownloadService('test-secret'), recording, MAX_BYTES);
     const user: AuthUser = { id: 0, role: Role.INVESTOR, investorId: demoInvestorId, sessionId: 'test' };
     await expect(service.upload(user, { documentType: 'PASSPORT', file: { contentBase64: pdf().toString('base64') } })).rejects.toThrow('insert failed');

@@ -44,6 +44,24 @@ function loadEngineClass(): Promise<typeof SchemaEngine> {
 }
 
 /**
+ * @prisma/adapter-pg runs a migration script by splitting it at every ";", which cuts function
+ * bodies ($$ … $$, the audit trail's triggers) apart. node-postgres sends a whole script as one
+ * simple-protocol query instead, as Prisma's native engine does; PGlite's adapter already does.
+ */
+function wholeScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const pg = adapter as SqlDriverAdapter & { client?: { query(sql: string): Promise<unknown> }; onError?(err: unknown): never };
+  if (adapter.adapterName !== '@prisma/adapter-pg' || !pg.client || !pg.onError) return adapter;
+  adapter.executeScript = async (script) => {
+    try {
+      await pg.client!.query(script);
+    } catch (err) {
+      pg.onError!(err);
+    }
+  };
+  return adapter;
+}
+
+/**
  * Opens an engine on the factory and runs `work`. The engine does not close the connections it
  * opened (with node-postgres, a pool that would linger until its idle timeout), so they are
  * tracked and disposed of here.
@@ -51,7 +69,7 @@ function loadEngineClass(): Promise<typeof SchemaEngine> {
 async function withEngine<T>(factory: SqlMigrationAwareDriverAdapterFactory, work: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   const opened: SqlDriverAdapter[] = [];
   const track = async (adapter: Promise<SqlDriverAdapter>) => {
-    opened.push(await adapter);
+    opened.push(wholeScripts(await adapter));
     return opened[opened.length - 1];
   };
   const tracked: SqlMigrationAwareDriverAdapterFactory = {

@@ -2,6 +2,7 @@ import type { buildSchema } from 'type-graphql';
 import { AccountResolver } from './account.resolver';
 import { AnalyticsResolver } from './analytics.resolver';
 import { AppConfigResolver } from './app-config.resolver';
+import { AuditResolver } from './audit.resolver';
 import { AuthResolver } from './auth.resolver';
 import { CategoryMembershipResolver } from './category-membership.resolver';
 import { CategoryResolver } from './category.resolver';
@@ -20,4 +21,4 @@ import { UnitResolver } from './unit.resolver';
 import { WithdrawalRequestResolver } from './withdrawal-request.resolver';
 
 /** Every resolver class of the schema (one line per feature). */
-export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [AuthResolver, AccountResolver, SettingsResolver, LegalResolver, AppConfigResolver, DistributionResolver, WithdrawalRequestResolver, InvestorResolver, InvestmentRequestResolver, PortfolioResolver, PayoutResolver, CategoryResolver, UnitResolver, CategoryMembershipResolver, DashboardResolver, KycResolver, AnalyticsResolver, NotificationResolver, StatementResolver];
+export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [AuthResolver, AccountResolver, SettingsResolver, LegalResolver, AppConfigResolver, DistributionResolver, WithdrawalRequestResolver, InvestorResolver, InvestmentRequestResolver, PortfolioResolver, PayoutResolver, CategoryResolver, UnitResolver, CategoryMembershipResolver, DashboardResolver, KycResolver, AnalyticsResolver, NotificationResolver, StatementResolver, AuditResolver];

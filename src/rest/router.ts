@@ -1,6 +1,6 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
-import { buildContext } from '../context';
+import { buildContext, requestMeta } from '../context';
 import { HttpError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
 import { IDEMPOTENCY_HEADER, sendIdempotent } from './idempotency';
@@ -35,7 +35,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
     const values = hit.pattern.exec(req.path)!.slice(1);
     const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeURIComponent(values[i])]));
     try {
-      const ctx = await buildContext(services, req.headers.authorization, { ip: req.ip ?? '', userAgent: req.get('user-agent') });
+      const ctx = await buildContext(services, req.headers.authorization, requestMeta(req));
       // As Laravel's auth middleware does, authentication answers before any input is looked at.
       if (hit.route.auth !== 'guest' && !ctx.user) throw new UnauthenticatedError();
       const body = hit.route.multipartFile

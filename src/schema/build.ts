@@ -1,8 +1,9 @@
 import type { GraphQLSchema } from 'graphql';
-import { buildSchema, type AuthChecker } from 'type-graphql';
+import { buildSchema, type AuthChecker, type MiddlewareFn } from 'type-graphql';
 import type { Context } from '../context';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
 import { resolvers } from '../resolvers';
+import { withAuditOrigin } from '../services/audit.service';
 import './enums';
 import { DateTimeScalar } from './scalars';
 
@@ -13,6 +14,13 @@ const authChecker: AuthChecker<Context, string> = ({ context }, roles) => {
   return true;
 };
 
+/** Each root field runs with its request as the origin of the audit events it records (docs/audit.md). */
+const auditOrigin: MiddlewareFn<Context> = ({ context, info }, next) => {
+  if (info.path.prev !== undefined) return next();
+  const { user, request } = context;
+  return withAuditOrigin({ actor: user && { id: user.id, role: user.role }, requestId: request.requestId, ip: request.ip, userAgent: request.userAgent }, next);
+};
+
 export function buildGatewaySchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers,
@@ -20,5 +28,6 @@ export function buildGatewaySchema(): Promise<GraphQLSchema> {
     // Validation is opt-in in type-graphql 2: class-validator runs on every input and args type.
     validate: { forbidUnknownValues: false },
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
+    globalMiddlewares: [auditOrigin],
   });
 }

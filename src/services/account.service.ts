@@ -8,6 +8,7 @@ import { USER_SELECT, newOpaqueToken, sha256, toUserView, type AuthService, type
 import type { Mailer } from './mailer';
 import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import type { RateLimitService } from './rate-limit.service';
+import { audit } from './audit.service';
 
 export interface ResetPasswordData {
   email: string;
@@ -64,6 +65,7 @@ export class AccountService {
     await this.prisma.$transaction(async (tx) => {
       await expireOpenResets(tx, user.id, now);
       await tx.passwordReset.create({ data: { userId: user.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MINUTES * 60_000) } });
+      await audit.record(tx, { action: 'user.password_reset_requested', target: { type: 'user', id: user.id } });
     });
     try {
       await this.mailer.send({
@@ -104,6 +106,7 @@ export class AccountService {
       await expireOpenResets(tx, userId, now);
       await tx.user.update({ where: { id: userId }, data: { passwordHash } });
       await this.auth.revokeAllSessions(userId, undefined, tx);
+      await audit.record(tx, { action: 'user.password_reset_completed', target: { type: 'user', id: userId } });
     });
     return true;
   }
@@ -117,6 +120,7 @@ export class AccountService {
       await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
       await expireOpenResets(tx, user.id, new Date());
       await this.auth.revokeAllSessions(user.id, user.sessionId, tx);
+      await audit.record(tx, { action: 'user.password_changed', target: { type: 'user', id: user.id } });
     });
     return true;
   }
@@ -157,6 +161,7 @@ export class AccountService {
       if (user.investorId !== null) await tx.investor.update({ where: { id: user.investorId }, data: { country: null, city: null, dateOfBirth: null } });
       await expireOpenResets(tx, user.id, now);
       await this.auth.revokeAllSessions(user.id, undefined, tx);
+      await audit.record(tx, { action: 'user.deleted', target: { type: 'user', id: user.id }, changes: { before: { deletedAt: null }, after: { deletedAt: now } } });
     });
     return true;
   }

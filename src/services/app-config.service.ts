@@ -3,6 +3,7 @@ import { NotFoundError, ValidationError, type FieldErrors } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { HUNDRED, dec, type Decimal, type DecimalInput } from './money';
 import { givenFields } from './settings.service';
+import { audit, changed } from './audit.service';
 
 export interface AppConfigView {
   minInvestment: DecimalInput;
@@ -100,10 +101,13 @@ export class AppConfigService {
         ...(maxInvestment ? { maxInvestment: maxInvestment.toFixed(2) } : {}),
         ...(minWithdrawalPercentage ? { minWithdrawalPercentage: minWithdrawalPercentage.toFixed(6) } : {}),
       };
-      if (current) return tx.appConfig.update({ where: { id: ID }, data, select: SELECT });
       // The required fields were checked above.
       const complete = { iconOptions: [], badgeOptions: [], colorOptions: [], ...data } as PrismaNs.AppConfigCreateInput;
-      return tx.appConfig.create({ data: { ...complete, id: ID }, select: SELECT });
+      const row = current ? await tx.appConfig.update({ where: { id: ID }, data, select: SELECT }) : await tx.appConfig.create({ data: { ...complete, id: ID }, select: SELECT });
+      const { updatedAt: _before, ...was } = current ?? { updatedAt: null };
+      const { updatedAt: _after, ...now } = row;
+      await audit.record(tx, { action: 'app_config.updated', target: { type: 'app_config', id: ID }, changes: changed(was, now) });
+      return row;
     });
   }
 }

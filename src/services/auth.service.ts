@@ -8,6 +8,7 @@ import { Role } from '../generated/prisma/enums';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../errors';
 import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import type { RateLimitService } from './rate-limit.service';
+import { audit } from './audit.service';
 
 export interface UserView {
   id: number;
@@ -118,8 +119,12 @@ export class AuthService {
   async login(email: string, password: string, ip: string, deviceName?: string | null): Promise<AuthResult> {
     const normalized = email.trim().toLowerCase();
     const user = await this.limiter.guardLogin(normalized, ip, () => this.checkCredentials(normalized, password));
-    if (!user) throw ValidationError.field('email', 'These credentials do not match our records.');
-    return this.startSession(user, deviceName);
+    if (!user) {
+      const known = await this.prisma.user.findUnique({ where: { email: normalized }, select: { id: true } });
+      await audit.record(this.prisma, { actor: null, action: 'auth.login_failed', target: known && { type: 'user', id: known.id }, changes: { after: { email } } });
+      throw ValidationError.field('email', 'These credentials do not match our records.');
+    }
+    return this.startSession(user, deviceName, 'auth.login_succeeded');
   }
 
   /** The user whose password this is, or null (unknown email and wrong password cost the same). */
@@ -143,6 +148,7 @@ export class AuthService {
     await this.prisma.$transaction([
       this.prisma.session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } }),
       this.prisma.deviceToken.deleteMany({ where: { sessionId } }),
+      audit.record(this.prisma, { action: 'auth.logged_out', target: { type: 'session', id: sessionId } }),
     ]);
     return true;
   }
@@ -168,7 +174,10 @@ export class AuthService {
       return true;
     });
     if (!rotated) {
-      await this.prisma.session.update({ where: { id: session.id }, data: { revokedAt: new Date() } });
+      await this.prisma.$transaction([
+        this.prisma.session.update({ where: { id: session.id }, data: { revokedAt: new Date() } }),
+        audit.record(this.prisma, { actor: null, action: 'auth.refresh_token_reused', target: { type: 'user', id: session.user.id }, changes: { after: { revokedSession: session.id } } }),
+      ]);
       throw new UnauthenticatedError();
     }
     const { deletedAt: _d, ...row } = session.user;
@@ -185,9 +194,10 @@ export class AuthService {
     await db.deviceToken.deleteMany({ where: { userId, ...(exceptSessionId ? { OR: [{ sessionId: null }, { sessionId: { not: exceptSessionId } }] } : {}) } });
   }
 
-  private async startSession(user: UserView, deviceName?: string | null): Promise<AuthResult> {
+  /** `event`: the audit action recorded with the new session (login), in its transaction. */
+  private async startSession(user: UserView, deviceName?: string | null, event?: string): Promise<AuthResult> {
     const refreshToken = newOpaqueToken();
-    const session = await this.prisma.session.create({
+    const create = this.prisma.session.create({
       data: {
         userId: user.id,
         deviceName: deviceName ?? null,
@@ -196,6 +206,7 @@ export class AuthService {
       },
       select: { id: true },
     });
+    const [session] = await this.prisma.$transaction([create, ...(event ? [audit.record(this.prisma, { actor: { id: user.id, role: user.role }, action: event, target: { type: 'user', id: user.id } })] : [])]);
     return this.tokens(user, session.id, refreshToken);
   }
 

@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError, type FieldErrors } from '../errors';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { UnitStatus } from '../generated/prisma/enums';
 import { isStaff, isUniqueViolation } from './access';
+import { audit, changed, pick } from './audit.service';
 
 export interface CategoryView {
   id: number;
@@ -47,6 +48,9 @@ const SELECT = {
   _count: { select: { units: { where: { status: UnitStatus.AVAILABLE } } } },
 } as const;
 
+/** What a category's audit events show. */
+const AUDITED_FIELDS = ['name', 'slug', 'description', 'icon', 'color', 'isFeatured', 'isActive'] as const;
+
 type Row = Omit<CategoryView, 'unitsCount'> & { _count: { units: number } };
 
 function toView({ _count, ...row }: Row): CategoryView {
@@ -78,9 +82,13 @@ export class CategoryService {
     const fields = clean(data);
     await this.assertUnique(fields);
     return this.write(() =>
-      this.prisma.category.create({
-        data: { ...(fields as Required<typeof fields>), isFeatured: data.isFeatured ?? false, isActive: data.isActive ?? true },
-        select: SELECT,
+      this.prisma.$transaction(async (tx) => {
+        const row = await tx.category.create({
+          data: { ...(fields as Required<typeof fields>), isFeatured: data.isFeatured ?? false, isActive: data.isActive ?? true },
+          select: SELECT,
+        });
+        await audit.record(tx, { action: 'category.created', target: { type: 'category', id: row.id }, changes: { after: pick(row, ...AUDITED_FIELDS) } });
+        return row;
       }),
     );
   }
@@ -91,10 +99,15 @@ export class CategoryService {
     const fields = clean(data);
     await this.assertUnique(fields, id);
     return this.write(() =>
-      this.prisma.category.update({
-        where: { id },
-        data: { ...fields, ...(data.isFeatured != null ? { isFeatured: data.isFeatured } : {}), ...(data.isActive != null ? { isActive: data.isActive } : {}) },
-        select: SELECT,
+      this.prisma.$transaction(async (tx) => {
+        const before = await tx.category.findUniqueOrThrow({ where: { id }, select: SELECT });
+        const row = await tx.category.update({
+          where: { id },
+          data: { ...fields, ...(data.isFeatured != null ? { isFeatured: data.isFeatured } : {}), ...(data.isActive != null ? { isActive: data.isActive } : {}) },
+          select: SELECT,
+        });
+        await audit.record(tx, { action: 'category.updated', target: { type: 'category', id }, changes: changed(pick(before, ...AUDITED_FIELDS), pick(row, ...AUDITED_FIELDS)) });
+        return row;
       }),
     );
   }

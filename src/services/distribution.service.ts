@@ -9,6 +9,7 @@ import { allocate, cents, dec, sum, type Decimal, type DecimalInput } from './mo
 import { notify } from './notification.service';
 import { DISTRIBUTION, assertTransition, assertUpdated } from './state-machine';
 import { dayRange, listWhere } from './listing';
+import { audit, pick } from './audit.service';
 
 export interface DistributionFilterInput {
   status?: DistributionStatus | null;
@@ -127,6 +128,7 @@ async function moveDeclaration(tx: Tx, id: number, to: DistributionStatus, data:
   if (!row) throw new NotFoundError();
   assertTransition(DISTRIBUTION, row.status, to);
   assertUpdated(DISTRIBUTION, await tx.distributionDeclaration.updateMany({ where: { id, status: row.status }, data: { ...data, status: to } }));
+  await audit.transition(tx, 'distribution_declaration', id, row.status, to, data);
   await tx.distribution.updateMany({ where: { declarationId: id, status: row.status }, data: { status: to, distributedAt: data.distributedAt } });
 }
 
@@ -223,7 +225,9 @@ export class DistributionService {
           ownershipPercentage: s.ownershipPercentage, grossAmount: s.gross.toFixed(2), fees: s.fee.toFixed(2), netAmount: s.net.toFixed(2),
         })),
       });
-      return declarationDetail(tx, declaration.id);
+      const detail = await declarationDetail(tx, declaration.id);
+      await audit.record(tx, { action: 'distribution_declaration.declared', target: { type: 'distribution_declaration', id: declaration.id }, changes: { after: { ...pick(detail, 'unitId', 'period', 'type', 'grossAmount', 'feeRate', 'fees', 'netAmount', 'retainedAmount', 'status'), holders: shares.length } } });
+      return detail;
     });
   }
 

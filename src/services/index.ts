@@ -5,6 +5,7 @@ import type { Prisma } from '../db/database';
 import { AccountService } from './account.service';
 import { AnalyticsService } from './analytics.service';
 import { AppConfigService } from './app-config.service';
+import { AuditService } from './audit.service';
 import { AuthService } from './auth.service';
 import { DownloadService } from './download.service';
 import { IdempotencyService } from './idempotency.service';
@@ -58,6 +59,7 @@ export interface Services {
   notifications: NotificationService;
   /** Idempotency-Key store shared by both faces (REST router, GraphQL plugin). */
   idempotency: IdempotencyService;
+  audit: AuditService;
 }
 
 export function createServices(prisma: Prisma, config: Config, logger: Logger): Services {
@@ -100,5 +102,6 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger): 
     statements: new StatementService(prisma, downloads, portfolio),
     notifications: new NotificationService(prisma),
     idempotency: new IdempotencyService(prisma, config.jwtSecret, { ttlSeconds: config.idempotencyTtlSeconds, lockSeconds: config.idempotencyLockSeconds }, logger),
+    audit: new AuditService(prisma, downloads),
   };
 }

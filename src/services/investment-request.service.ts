@@ -10,6 +10,7 @@ import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
 import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
+import { audit, pick } from './audit.service';
 
 type Tx = PrismaNs.TransactionClient;
 
@@ -120,10 +121,12 @@ export class InvestmentRequestService {
           `Insufficient availability: ${Decimal.max(free, 0).toFixed(6)}% of this unit is still available (pending requests included); this request needs ${percentage.toFixed(6)}%.`,
         );
       }
-      return tx.investmentRequest.create({
+      const created = await tx.investmentRequest.create({
         data: { investorId, unitId: data.unitId, amount: amount.toFixed(2), ownershipPercentage: percentage.toFixed(6) },
         select: SELECT,
       });
+      await audit.record(tx, { action: 'investment_request.created', target: { type: 'investment_request', id: created.id }, changes: { after: pick(created, 'investorId', 'unitId', 'amount', 'ownershipPercentage', 'status') } });
+      return created;
     });
   }
 
@@ -204,6 +207,7 @@ export class InvestmentRequestService {
   private async move(tx: Tx, request: { id: number; status: InvestmentRequestStatus }, to: InvestmentRequestStatus, data: PrismaNs.InvestmentRequestUpdateManyMutationInput) {
     assertTransition(INVESTMENT_REQUEST, request.status, to);
     assertUpdated(INVESTMENT_REQUEST, await tx.investmentRequest.updateMany({ where: { id: request.id, status: request.status }, data: { ...data, status: to } }));
+    await audit.transition(tx, 'investment_request', request.id, request.status, to, data);
   }
 }
 

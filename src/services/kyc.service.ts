@@ -10,6 +10,7 @@ import { KycStatus, investorScope, kycStatusOf } from './investor.service';
 import { notify } from './notification.service';
 import { KYC_DOCUMENT, assertTransition, assertUpdated } from './state-machine';
 import type { FileStorage } from './storage/file-storage';
+import { audit, pick } from './audit.service';
 
 export interface KycDocumentsFilter {
   investorId?: number | null;
@@ -115,13 +116,16 @@ export class KycService {
     const storageKey = `kyc/${randomUUID()}`;
     await this.storage.put(storageKey, bytes);
     try {
-      // One INSERT is atomic on its own: there is nothing else to write with it.
-      return await this.prisma.kycDocument.create({
-        data: {
-          investorId, documentType: input.documentType, storageKey, mimeType: type.mimeType, sizeBytes: bytes.length,
-          checksum: createHash('sha256').update(bytes).digest('hex'),
-        },
-        select: SELECT,
+      return await this.prisma.$transaction(async (tx) => {
+        const doc = await tx.kycDocument.create({
+          data: {
+            investorId, documentType: input.documentType, storageKey, mimeType: type.mimeType, sizeBytes: bytes.length,
+            checksum: createHash('sha256').update(bytes).digest('hex'),
+          },
+          select: SELECT,
+        });
+        await audit.record(tx, { action: 'kyc_document.uploaded', target: { type: 'kyc_document', id: doc.id }, changes: { after: pick(doc, 'investorId', 'documentType', 'mimeType', 'sizeBytes', 'status') } });
+        return doc;
       });
     } catch (err) {
       // The insert's error is the one to report; a failing clean-up must not hide it.
@@ -176,6 +180,7 @@ export class KycService {
         KYC_DOCUMENT,
         await tx.kycDocument.updateMany({ where: { id, status: doc.status }, data: { status: to, rejectionReason: reason, reviewedById: reviewer.id, reviewedAt: new Date() } }),
       );
+      await audit.transition(tx, 'kyc_document', id, doc.status, to, { rejectionReason: reason, reviewedById: reviewer.id });
       const kind = doc.documentType.toLowerCase().replace(/_/g, ' ');
       const ok = to === KycDocumentStatus.APPROVED;
       await notify(tx, {

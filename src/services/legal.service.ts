@@ -1,6 +1,7 @@
 import type { Prisma } from '../db/database';
 import { ConflictError, NotFoundError } from '../errors';
 import type { LegalTextKind } from '../generated/prisma/enums';
+import { audit, changed, pick } from './audit.service';
 
 export interface LegalTextView {
   kind: LegalTextKind;
@@ -43,12 +44,14 @@ export class LegalService {
     const { kind } = input;
     const data = { title: input.title.trim(), content: input.content.trim(), publishedAt: new Date() };
     return this.prisma.$transaction(async (tx) => {
-      const current = await tx.legalText.findUnique({ where: { kind }, select: { version: true } });
+      const current = await tx.legalText.findUnique({ where: { kind }, select: { version: true, title: true, content: true } });
       const { count } = current
         ? await tx.legalText.updateMany({ where: { kind, version: current.version }, data: { ...data, version: nextVersion(current.version) } })
         : await tx.legalText.createMany({ data: { kind, ...data, version: '1.0' }, skipDuplicates: true });
       if (count === 0) throw new ConflictError('This legal text was changed by someone else; reload and try again.');
-      return tx.legalText.findUniqueOrThrow({ where: { kind }, select: SELECT });
+      const row = await tx.legalText.findUniqueOrThrow({ where: { kind }, select: SELECT });
+      await audit.record(tx, { action: 'legal_text.published', target: { type: 'legal_text', id: kind }, changes: changed(current ?? {}, pick(row, 'kind', 'title', 'content', 'version')) });
+      return row;
     });
   }
 }

@@ -9,6 +9,7 @@ import { dec } from './money';
 import { notify } from './notification.service';
 import { PAYOUT, assertTransition, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
+import { audit } from './audit.service';
 
 type Tx = PrismaNs.TransactionClient;
 
@@ -39,6 +40,7 @@ const STATE = { ...SELECT, unitId: true, investor: { select: { userId: true } } 
 async function move(tx: Tx, payout: { id: number; status: PayoutStatus }, to: PayoutStatus, data: PrismaNs.PayoutUpdateManyMutationInput) {
   assertTransition(PAYOUT, payout.status, to);
   assertUpdated(PAYOUT, await tx.payout.updateMany({ where: { id: payout.id, status: payout.status }, data: { ...data, status: to } }));
+  await audit.transition(tx, 'payout', payout.id, payout.status, to, data);
 }
 
 async function load(tx: Tx, payoutId: number) {

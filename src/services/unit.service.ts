@@ -8,6 +8,7 @@ import { isStaff, isUniqueViolation } from './access';
 import { HUNDRED, dec, type Decimal, type DecimalInput } from './money';
 import { notify } from './notification.service';
 import { UNIT, assertTransition, assertUpdated } from './state-machine';
+import { audit, changed, pick } from './audit.service';
 
 export interface UnitFilterInput {
   categoryId?: number | null;
@@ -81,6 +82,9 @@ const UNIT_SELECT = {
   valuations: { select: { value: true }, orderBy: { valuedAt: 'desc' }, take: 1 },
 } as const;
 
+/** What a unit's audit events show (the rest is derived or bookkeeping). */
+const AUDITED_UNIT_FIELDS = ['code', 'name', 'description', 'location', 'status', 'totalValue', 'availablePercentage', 'minInvestment', 'expectedReturn', 'imageUrl', 'listedAt', 'category'] as const;
+
 type Row = Omit<UnitView, 'currentValue' | 'myHolding'> & { valuations: { value: Decimal }[] };
 type Tx = PrismaNs.TransactionClient;
 
@@ -148,6 +152,7 @@ export class UnitService {
           },
           select: UNIT_SELECT,
         });
+        await audit.record(tx, { action: 'unit.created', target: { type: 'unit', id: row.id }, changes: { after: pick(row, ...AUDITED_UNIT_FIELDS) } });
         if (status === UnitStatus.AVAILABLE) await announce(tx, row);
         return toView(row, null);
       }),
@@ -166,7 +171,7 @@ export class UnitService {
     if (Object.keys(errors).length) throw new ValidationError(errors);
 
     return this.prisma.$transaction(async (tx) => {
-      const current = await tx.unit.findUnique({ where: { id }, select: { status: true, totalValue: true, minInvestment: true } });
+      const current = await tx.unit.findUnique({ where: { id }, select: UNIT_SELECT });
       if (!current) throw new NotFoundError();
       const to = data.status ?? current.status;
       if (to !== current.status) assertTransition(UNIT, current.status, to);
@@ -193,6 +198,7 @@ export class UnitService {
       });
       assertUpdated(UNIT, result);
       const row = await tx.unit.findUniqueOrThrow({ where: { id }, select: UNIT_SELECT });
+      await audit.record(tx, { action: 'unit.updated', target: { type: 'unit', id }, changes: changed(pick(current, ...AUDITED_UNIT_FIELDS), pick(row, ...AUDITED_UNIT_FIELDS)) });
       if (listing) await announce(tx, row);
       return toView(row, null);
     });
@@ -208,7 +214,11 @@ export class UnitService {
     const duplicate = () => new ConflictError('This unit already has a valuation at that moment.');
     if (await this.prisma.unitValuation.findUnique({ where: { unitId_valuedAt: { unitId, valuedAt } }, select: { id: true } })) throw duplicate();
     try {
-      return await this.prisma.unitValuation.create({ data: { unitId, value: dec(value).toFixed(2), valuedAt } });
+      return await this.prisma.$transaction(async (tx) => {
+        const valuation = await tx.unitValuation.create({ data: { unitId, value: dec(value).toFixed(2), valuedAt } });
+        await audit.record(tx, { action: 'unit.valuation_recorded', target: { type: 'unit', id: unitId }, changes: { after: pick(valuation, 'id', 'value', 'valuedAt') } });
+        return valuation;
+      });
     } catch (err) {
       throw isUniqueViolation(err) ? duplicate() : err;
     }

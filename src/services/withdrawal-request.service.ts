@@ -11,6 +11,7 @@ import { notify } from './notification.service';
 import { payPayout } from './payout.service';
 import { WITHDRAWAL_REQUEST, assertTransition, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
+import { audit, pick } from './audit.service';
 
 export interface WithdrawalRequestFilterInput {
   status?: WithdrawalRequestStatus | null;
@@ -64,6 +65,7 @@ type RequestRow = Awaited<ReturnType<typeof loadRequest>>;
 async function move(tx: Tx, row: RequestRow, to: WithdrawalRequestStatus, data: PrismaNs.WithdrawalRequestUpdateManyMutationInput = {}) {
   assertTransition(WITHDRAWAL_REQUEST, row.status, to);
   assertUpdated(WITHDRAWAL_REQUEST, await tx.withdrawalRequest.updateMany({ where: { id: row.id, status: row.status }, data: { ...data, status: to } }));
+  await audit.transition(tx, 'withdrawal_request', row.id, row.status, to, data);
 }
 
 async function notifyReviewed(tx: Tx, row: RequestRow, status: WithdrawalRequestStatus, reason?: string) {
@@ -129,10 +131,12 @@ export class WithdrawalRequestService {
         );
       }
       const investedAmount = cents(dec(holding!.invested_amount).times(percentage).dividedBy(held));
-      return tx.withdrawalRequest.create({
+      const created = await tx.withdrawalRequest.create({
         data: { investorId, unitId: data.unitId, ownershipPercentage: percentage.toFixed(6), investedAmount: investedAmount.toFixed(2), reason },
         select: SELECT,
       });
+      await audit.record(tx, { action: 'withdrawal_request.created', target: { type: 'withdrawal_request', id: created.id }, changes: { after: pick(created, 'investorId', 'unitId', 'ownershipPercentage', 'investedAmount', 'reason', 'status') } });
+      return created;
     });
   }
 

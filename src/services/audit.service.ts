@@ -1,0 +1,439 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { Logger } from 'pino';
+import type { AuthUser } from '../context';
+import type { Prisma } from '../db/database';
+import { ForbiddenError, ValidationError } from '../errors';
+import type { AuditEvent, Prisma as PrismaNs } from '../generated/prisma/client';
+import { Role } from '../generated/prisma/enums';
+import { pageWindow, toPage } from '../pagination';
+import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
+
+/**
+ * The audit trail (docs/audit.md). Services call `audit.record(tx, …)` inside the transaction of the
+ * action they record, so the event commits or rolls back with it. Inserting takes no lock: events
+ * are chained afterwards by `AuditService.seal()`, in (xid, id) order, once their transactions
+ * have certainly finished.
+ */
+
+export interface AuditActor {
+  id: number;
+  role: Role;
+}
+
+/** Who is acting and from where: set once per GraphQL field from the request's context. */
+export interface AuditOrigin {
+  actor: AuditActor | null;
+  requestId?: string;
+  ip?: string;
+  userAgent?: string;
+}
+
+const origins = new AsyncLocalStorage<AuditOrigin>();
+
+/** Runs `fn` with `origin` as the origin of every event it records (the schema's global middleware). */
+export function withAuditOrigin<T>(origin: AuditOrigin, fn: () => T): T {
+  return origins.run(origin, fn);
+}
+
+export interface AuditEntry {
+  /** Stable dotted name, `<target type>.<past participle>`: `withdrawal_request.approved`. */
+  action: string;
+  target?: { type: string; id: number | bigint | string } | null;
+  /** `{ before, after }` of the changed fields (see `changed`); a creation gives only `after`. */
+  changes?: { before?: Record<string, unknown>; after?: Record<string, unknown> } | null;
+  /** Defaults to the user of the request being served (none for a guest, a script or a worker). */
+  actor?: AuditActor | null;
+}
+
+type AuditClient = Pick<PrismaNs.TransactionClient, 'auditEvent'>;
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** Keys never stored, whatever a caller passes: credentials and secrets of any kind. */
+const SECRET_KEY = /password|hash|token|secret/i;
+
+/** Decimals, dates and big integers as strings; secret-looking keys dropped. */
+function toJson(value: unknown): Json {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return value.map(toJson);
+  if (typeof value === 'object') {
+    // Decimal (decimal.js and Prisma's) has its own exact toString.
+    if (!Object.getPrototypeOf(value) || Object.getPrototypeOf(value) === Object.prototype) {
+      return Object.fromEntries(Object.entries(value).filter(([k, v]) => !SECRET_KEY.test(k) && v !== undefined).map(([k, v]) => [k, toJson(v)]));
+    }
+    return String(value);
+  }
+  return value as Json;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(toJson(a)) === JSON.stringify(toJson(b));
+
+/**
+ * The fields of `after` whose value differs from `before`, as `{ before, after }`; `after` may name
+ * only the fields that were written.
+ */
+export function changed(before: Record<string, unknown>, after: Record<string, unknown>): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const keys = Object.keys(after).filter((k) => after[k] !== undefined && !same(before[k], after[k]));
+  return { before: Object.fromEntries(keys.map((k) => [k, before[k] ?? null])), after: Object.fromEntries(keys.map((k) => [k, after[k]])) };
+}
+
+/** The named fields of a row, e.g. the created values of a new record. */
+export function pick<T extends object, K extends keyof T>(row: T, ...keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, row[k]])) as Pick<T, K>;
+}
+
+export const audit = {
+  /**
+   * Writes one event with `db` — pass the action's transaction client. Returns Prisma's lazy
+   * promise, so it also fits a batch `$transaction([...])`.
+   */
+  record(db: AuditClient, entry: AuditEntry) {
+    const origin = origins.getStore();
+    const actor = entry.actor === undefined ? (origin?.actor ?? null) : entry.actor;
+    return db.auditEvent.create({
+      data: {
+        actorId: actor?.id ?? null,
+        actorRole: actor?.role ?? null,
+        action: entry.action,
+        targetType: entry.target?.type ?? null,
+        targetId: entry.target ? String(entry.target.id) : null,
+        changes: entry.changes ? (toJson(entry.changes) as PrismaNs.InputJsonValue) : undefined,
+        requestId: origin?.requestId ?? null,
+        ip: origin?.ip || null,
+        userAgent: origin?.userAgent ?? null,
+      },
+      select: { id: true },
+    });
+  },
+
+  /** A status transition `from` → `to` of a `type` row: action `<type>.<to>`, e.g. `payout.paid`. */
+  transition(db: AuditClient, type: string, id: number, from: string, to: string, data: Record<string, unknown> = {}) {
+    return audit.record(db, { action: `${type}.${to.toLowerCase()}`, target: { type, id }, changes: { before: { status: from }, after: { status: to, ...data } } });
+  },
+
+  /**
+   * For the `admin:create` script: an account made administrator, created (`created: true`) or
+   * promoted from `previousRole`. Call it with the transaction that writes the user.
+   */
+  adminGranted(db: AuditClient, user: { id: number; created: boolean; previousRole?: Role | null }) {
+    return audit.record(db, {
+      actor: null,
+      action: user.created ? 'user.admin_created' : 'user.admin_promoted',
+      target: { type: 'user', id: user.id },
+      changes: user.created ? { after: { role: Role.ADMIN } } : { before: { role: user.previousRole ?? null }, after: { role: Role.ADMIN } },
+    });
+  },
+};
+
+export interface AuditEventFilterInput {
+  action?: string | null;
+  actorId?: number | null;
+  targetType?: string | null;
+  targetId?: string | null;
+  from?: Date | null;
+  to?: Date | null;
+}
+
+export interface AuditEventView {
+  id: string;
+  occurredAt: Date;
+  actor: AuditActor | null;
+  action: string;
+  target: { type: string; id: string } | null;
+  changes: unknown;
+  requestId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+function toView(e: AuditEvent): AuditEventView {
+  return {
+    id: e.id.toString(),
+    occurredAt: e.occurredAt,
+    actor: e.actorId !== null && e.actorRole !== null ? { id: e.actorId, role: e.actorRole } : null,
+    action: e.action,
+    target: e.targetType !== null ? { type: e.targetType, id: e.targetId ?? '' } : null,
+    changes: e.changes,
+    requestId: e.requestId,
+    ip: e.ip,
+    userAgent: e.userAgent,
+  };
+}
+
+function whereOf(f: AuditEventFilterInput | null | undefined): PrismaNs.AuditEventWhereInput {
+  const filter = f ?? {};
+  if (filter.from && filter.to && filter.from > filter.to) throw ValidationError.field('to', 'The to field must be a date after or equal to from.');
+  return {
+    ...(filter.action ? { action: filter.action } : {}),
+    ...(filter.actorId ? { actorId: filter.actorId } : {}),
+    ...(filter.targetType ? { targetType: filter.targetType } : {}),
+    ...(filter.targetId ? { targetId: filter.targetId } : {}),
+    ...(filter.from || filter.to ? { occurredAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lte: filter.to } : {}) } } : {}),
+  };
+}
+
+/** Newest first; the same order for the list and the export (each filter has an index ending in it). */
+const NEWEST_FIRST: PrismaNs.AuditEventOrderByWithRelationInput[] = [{ occurredAt: 'desc' }, { id: 'desc' }];
+
+// ---- the hash chain ----------------------------------------------------------------------------
+
+export const GENESIS_HASH = '0'.repeat(64);
+/** The sealer's lock (also taken by audit_prune()): one sealer at a time, never a writer. */
+const SEAL_LOCK = 'audit_seal';
+
+/** JSON with object keys sorted at every depth: the same bytes for the same content. */
+function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/** SHA-256 over the previous hash, the chain position and every stored field of the event. */
+export function chainHash(previous: string, seq: bigint, e: AuditEvent): string {
+  const content = [
+    e.id.toString(), e.xid.toString(), e.occurredAt.toISOString(), e.actorId, e.actorRole, e.action,
+    e.targetType, e.targetId, e.changes ?? null, e.requestId, e.ip, e.userAgent,
+  ];
+  return createHash('sha256').update(`${previous}\n${seq}\n${canonicalJson(content)}`).digest('hex');
+}
+
+/**
+ * An xid below which every transaction of this database has finished, so that every event with a
+ * smaller xid is already visible to the next statement. Three statements, in this order:
+ * 1. `next`: the next xid to be assigned; any transaction below it already had its xid.
+ * 2. the xids of this database's transactions still running (pg_stat_activity, plus prepared
+ *    transactions), widened from 32 to 64 bits relative to `next`.
+ * 3. (the caller) reads the events below the bound with a newer snapshot.
+ * A transaction with xid below the bound was assigned before (1) and is not running at (2), so it
+ * has committed or aborted before (3) looks. Unlike the snapshot's xmin, writers in other databases
+ * of the cluster (or sessions left idle in a transaction there) do not hold sealing back.
+ */
+async function finishedBelow(tx: PrismaNs.TransactionClient): Promise<string> {
+  const [{ next }] = await tx.$queryRaw<{ next: string }[]>`SELECT (pg_snapshot_xmax(pg_current_snapshot()))::text AS next`;
+  const [{ bound }] = await tx.$queryRaw<{ bound: string | null }[]>`
+    WITH running AS (
+      SELECT (backend_xid::text::bigint - (${next}::bigint % 4294967296) + 4294967296) % 4294967296 AS d
+      FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL
+      UNION ALL
+      SELECT (transaction::text::bigint - (${next}::bigint % 4294967296) + 4294967296) % 4294967296
+      FROM pg_prepared_xacts WHERE database = current_database()
+    )
+    SELECT min(CASE WHEN d >= 2147483648 THEN ${next}::bigint - (4294967296 - d) ELSE ${next}::bigint + d END)::text AS bound FROM running`;
+  return bound !== null && BigInt(bound) < BigInt(next) ? bound : next;
+}
+
+interface ChainHead {
+  seq: bigint;
+  eventId: bigint;
+  eventXid: bigint;
+  hash: string;
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  /** Events checked on the chain. */
+  count: number;
+  /** Events not sealed yet (their transactions were still running). */
+  pending: number;
+  head: { seq: string; hash: string };
+  /** Events removed by retention (the anchor the chain starts from). */
+  pruned: number;
+  /** The first problem found, naming the event. */
+  problem?: { eventId: string; message: string };
+}
+
+const BATCH = 500;
+
+export class AuditService {
+  private sealer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  private lastPrune = 0;
+
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly downloads: DownloadService,
+  ) {
+    downloads.register('audit-events', (user, p) => this.exportCsv(user, p));
+  }
+
+  /** Admin listing, newest first. */
+  async list(filter: AuditEventFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
+    const w = pageWindow(page, perPage);
+    const where = whereOf(filter);
+    const [rows, total] = await Promise.all([
+      this.prisma.auditEvent.findMany({ where, orderBy: NEWEST_FIRST, skip: w.skip, take: w.take }),
+      this.prisma.auditEvent.count({ where }),
+    ]);
+    return toPage(rows.map(toView), total, w);
+  }
+
+  /** A signed link to the CSV of the filtered events (checked now, streamed on GET). */
+  exportLink(user: AuthUser, filter: AuditEventFilterInput | null | undefined): DownloadLink {
+    whereOf(filter);
+    const params = { ...filter, from: filter?.from?.toISOString(), to: filter?.to?.toISOString() };
+    return this.downloads.link(user, 'audit-events', params, 'audit-events.csv', 'text/csv; charset=utf-8');
+  }
+
+  /** Streams the CSV in keyset batches (occurred_at, id descending): never all rows in memory. */
+  private async exportCsv(user: AuthUser, params: Record<string, unknown>): Promise<DownloadFile> {
+    if (user.role !== Role.ADMIN) throw new ForbiddenError();
+    const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+    const where = whereOf({
+      action: str(params.action), targetType: str(params.targetType), targetId: str(params.targetId),
+      actorId: typeof params.actorId === 'number' ? params.actorId : null,
+      from: str(params.from) ? new Date(params.from as string) : null, to: str(params.to) ? new Date(params.to as string) : null,
+    });
+    const prisma = this.prisma;
+    async function* rows() {
+      let after: { occurredAt: Date; id: bigint } | null = null;
+      for (;;) {
+        const cursor: PrismaNs.AuditEventWhereInput = after
+          ? { OR: [{ occurredAt: { lt: after.occurredAt } }, { occurredAt: after.occurredAt, id: { lt: after.id } }] }
+          : {};
+        const batch = await prisma.auditEvent.findMany({ where: { AND: [where, cursor] }, orderBy: NEWEST_FIRST, take: BATCH });
+        for (const e of batch) {
+          yield [e.id.toString(), e.occurredAt.toISOString(), e.actorId, e.actorRole?.toLowerCase(), e.action, e.targetType, e.targetId,
+            e.changes === null ? '' : canonicalJson(e.changes), e.requestId, e.ip, e.userAgent];
+        }
+        if (batch.length < BATCH) return;
+        after = { occurredAt: batch[batch.length - 1].occurredAt, id: batch[batch.length - 1].id };
+      }
+    }
+    const csv = stringify({ header: true, columns: ['id', 'occurred_at', 'actor_id', 'actor_role', 'action', 'target_type', 'target_id', 'changes', 'request_id', 'ip', 'user_agent'] });
+    return { fileName: 'audit-events.csv', contentType: 'text/csv; charset=utf-8', stream: Readable.from(rows()).pipe(csv) };
+  }
+
+  /** The last seal, else the retention anchor, else the start of the chain. */
+  private async head(db: PrismaNs.TransactionClient | Prisma): Promise<ChainHead> {
+    const seal = await db.auditSeal.findFirst({ orderBy: { seq: 'desc' } });
+    if (seal) return seal;
+    const anchor = await db.auditAnchor.findFirst({ orderBy: { seq: 'desc' } });
+    return anchor ?? { seq: 0n, eventId: -1n, eventXid: -1n, hash: GENESIS_HASH };
+  }
+
+  /**
+   * Chains every event whose transaction has finished, in (xid, id) order, and returns how many it
+   * sealed. Only events with xid below `finishedBelow` are taken: every transaction that could
+   * still commit an event has an xid at or above it, so the sealed set is always a prefix of the
+   * final (xid, id) order and no event can later appear behind the head (docs/audit.md).
+   */
+  seal(): Promise<number> {
+    // One sealing at a time in this process; the advisory lock covers other processes.
+    const run = this.running.then(() => this.sealAll());
+    this.running = run.catch(() => undefined);
+    return run;
+  }
+
+  private async sealAll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${SEAL_LOCK}))`;
+        const head = await this.head(tx);
+        const bound = await finishedBelow(tx);
+        const ids = await tx.$queryRaw<{ id: string }[]>`
+          SELECT id::text AS id FROM audit_events
+          WHERE xid < ${bound}::bigint AND (xid, id) > (${head.eventXid.toString()}::bigint, ${head.eventId.toString()}::bigint)
+          ORDER BY xid, id LIMIT ${BATCH}`;
+        if (!ids.length) return 0;
+        const events = await tx.auditEvent.findMany({ where: { id: { in: ids.map((r) => BigInt(r.id)) } }, orderBy: [{ xid: 'asc' }, { id: 'asc' }] });
+        let { seq, hash } = head;
+        const seals = events.map((e) => {
+          seq += 1n;
+          hash = chainHash(hash, seq, e);
+          return { seq, eventId: e.id, eventXid: e.xid, hash };
+        });
+        await tx.auditSeal.createMany({ data: seals });
+        return seals.length;
+      });
+      total += n;
+      if (n < BATCH) return total;
+    }
+  }
+
+  /**
+   * Seals what is finished, then walks the chain from its anchor: the first event that was
+   * changed, removed, or inserted behind the head is named.
+   */
+  async verify(): Promise<VerifyResult> {
+    await this.seal();
+    const anchor = await this.prisma.auditAnchor.findFirst({ orderBy: { seq: 'desc' } });
+    const pruned = (await this.prisma.auditAnchor.aggregate({ _sum: { removedEvents: true } }))._sum.removedEvents ?? 0n;
+    let previous = anchor?.hash ?? GENESIS_HASH;
+    let expected = (anchor?.seq ?? 0n) + 1n;
+    let lastEvent: bigint | null = anchor?.eventId ?? null;
+    let count = 0;
+    const result = (problem?: VerifyResult['problem']) => ({
+      ok: !problem, count, pending: 0, pruned: Number(pruned), head: { seq: (expected - 1n).toString(), hash: previous }, problem,
+    });
+    for (;;) {
+      const seals = await this.prisma.auditSeal.findMany({ where: { seq: { gte: expected } }, orderBy: { seq: 'asc' }, take: BATCH });
+      const events = new Map((await this.prisma.auditEvent.findMany({ where: { id: { in: seals.map((s) => s.eventId) } } })).map((e) => [e.id, e]));
+      for (const seal of seals) {
+        const id = seal.eventId.toString();
+        if (seal.seq !== expected) {
+          const where = lastEvent === null ? `before event ${id}` : `between event ${lastEvent} and event ${id}`;
+          return result({ eventId: id, message: `chain position ${expected} is missing: an event ${where} was removed` });
+        }
+        const event = events.get(seal.eventId);
+        if (!event) return result({ eventId: id, message: `event ${id} was removed` });
+        if (chainHash(previous, seal.seq, event) !== seal.hash) return result({ eventId: id, message: `event ${id} was changed: its content no longer matches its seal` });
+        previous = seal.hash;
+        lastEvent = seal.eventId;
+        expected += 1n;
+        count += 1;
+      }
+      if (seals.length < BATCH) break;
+    }
+    const head = await this.head(this.prisma);
+    // Everything finished was just sealed: an unsealed event behind the head was written in afterwards.
+    const [behind] = await this.prisma.$queryRaw<{ id: string }[]>`
+      SELECT e.id::text AS id FROM audit_events e
+      WHERE (e.xid, e.id) < (${head.eventXid.toString()}::bigint, ${head.eventId.toString()}::bigint)
+        AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.event_id = e.id)
+      ORDER BY e.xid, e.id LIMIT 1`;
+    if (behind) return result({ eventId: behind.id, message: `event ${behind.id} was inserted out of order: it is not on the chain, behind sealed event ${head.eventId}` });
+    const sealed = await this.prisma.auditSeal.count();
+    return { ...result(), pending: (await this.prisma.auditEvent.count()) - sealed };
+  }
+
+  /**
+   * Retention: removes the sealed prefix older than `days` days through audit_prune(), the one
+   * path the append-only trigger lets through; returns the number of events removed.
+   */
+  async prune(days: number, now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - days * 86_400_000);
+    const [row] = await this.prisma.$queryRaw<{ removed: string }[]>`SELECT audit_prune(${cutoff}::timestamptz)::text AS removed`;
+    return Number(row.removed);
+  }
+
+  /** The gateway's background sealer (and hourly retention when `retentionDays` is set). */
+  start(intervalMs: number, retentionDays: number | undefined, logger: Logger): void {
+    if (intervalMs <= 0) return;
+    const tick = async () => {
+      try {
+        await this.seal();
+        if (retentionDays && Date.now() - this.lastPrune >= 3_600_000) {
+          this.lastPrune = Date.now();
+          const removed = await this.prune(retentionDays);
+          if (removed) logger.info({ removed, retentionDays }, 'audit retention: old events removed');
+        }
+      } catch (err) {
+        logger.error({ err }, 'audit sealer failed');
+      }
+    };
+    this.sealer = setInterval(() => void tick(), intervalMs);
+    this.sealer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.sealer);
+    this.sealer = undefined;
+    await this.running;
+  }
+}
