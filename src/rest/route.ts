@@ -3,7 +3,7 @@ import type { Context } from '../context';
 import { NotFoundError } from '../errors';
 import { laravelPaginator, type PageInfoShape } from '../pagination';
 import { compileShaper, type Shaper } from './serialize';
-import { compileCoercer, type Coercer } from './variables';
+import { compileCoercer, type Coercer, type InputSource } from './variables';
 
 export interface RestInput {
   params: Record<string, string>;
@@ -81,6 +81,8 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
   const key = field.alias?.value ?? field.name.value;
   const fieldType = root.getFields()[field.name.value].type;
   const coerce: Coercer = compileCoercer(schema, op.variableDefinitions ?? []);
+  // GET routes read the query string and multipart routes form fields (text); the others a JSON body.
+  const source: InputSource = r.method === 'GET' || r.multipartFile ? 'text' : 'json';
   const envelope = r.envelope ?? 'item';
   const fragments = Object.fromEntries(
     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
@@ -111,7 +113,7 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
     pattern,
     paramNames,
     async run(ctx, input, url) {
-      const variableValues = coerce((r.variables?.(input) ?? {}) as Record<string, unknown>);
+      const variableValues = coerce((r.variables?.(input) ?? {}) as Record<string, unknown>, source);
       const result = await execute({ schema, document, contextValue: ctx, variableValues });
       if (result.errors?.length) throw result.errors[0];
       const value = (result.data as Record<string, unknown>)[key];
