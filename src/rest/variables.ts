@@ -75,8 +75,9 @@ function coerce(type: GraphQLInputType, raw: unknown, field: string, source: Inp
       return typeof n === 'number' && Number.isInteger(n) && Math.abs(n) <= INT_MAX ? n : fail(`The ${label(field)} field must be an integer.`);
     }
     case 'Boolean':
-      if (raw === true || (!strict && (raw === 'true' || raw === '1'))) return true;
-      if (raw === false || (!strict && (raw === 'false' || raw === '0'))) return false;
+      // Laravel's `boolean`: true, false, 1, 0, "1", "0"; query strings also say "true"/"false".
+      if (raw === true || raw === 1 || raw === '1' || (!strict && raw === 'true')) return true;
+      if (raw === false || raw === 0 || raw === '0' || (!strict && raw === 'false')) return false;
       return fail(`The ${label(field)} field must be true or false.`);
     case 'String':
     case 'ID':
