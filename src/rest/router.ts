@@ -60,15 +60,13 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
     }
     res.locals.route = `${hit.route.method} ${hit.route.path}`;
     if (hit.route.noStore) res.set('Cache-Control', 'no-store');
-    // A body the route cannot read is refused as such, not read as no body. `req.is` is null
-    // without a body (that is fine) and false for a body of another type.
-    if (req.is(hit.route.multipartFile ? 'multipart/form-data' : 'application/json') === false && (await carriesBytes(req))) {
-      return sendError(res, HttpError.unsupportedMediaType(), services.logger);
-    }
     try {
       const ctx = await buildContext(services, req.headers.authorization, { ip: req.ip ?? '', userAgent: req.get('user-agent') });
       // As Laravel's auth middleware does, authentication answers before any input is looked at.
       if (hit.route.auth !== 'guest' && !ctx.user) throw new UnauthenticatedError();
+      // A body the route cannot read is refused as such, not read as no body. `req.is` is null
+      // without a body (that is fine) and false for a body of another type.
+      if (req.is(hit.route.multipartFile ? 'multipart/form-data' : 'application/json') === false && (await carriesBytes(req))) throw HttpError.unsupportedMediaType();
       const values = hit.pattern.exec(req.path)!.slice(1);
       const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeParam(values[i])]));
       const body = hit.route.multipartFile
