@@ -30,7 +30,7 @@ import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harne
  * the seed and the failing input).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 7_2026);
-const RUNS = { rest: 700, graphql: 350, rejected: 250 };
+const RUNS = { rest: 600, graphql: 300, rejected: 250 };
 const settings = (numRuns: number) => ({ seed: SEED, numRuns, endOnFailure: true });
 
 let t: TestGateway;
@@ -68,7 +68,7 @@ const hostileString = fc.oneof(
   fc.constantFrom('x'.repeat(256), 'é'.repeat(70_000), 'Aa1'.repeat(50), `${'a'.repeat(250)}@example.test`),
 );
 const hostileNumber = fc.oneof(
-  fc.constantFrom(0, -0, -1, 1, 1.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 1e308, -1e308, 5e-324, 1e21, 123456789012.345678, 0.1234567),
+  fc.constantFrom(0, -0, -1, 1, 1.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 1e308, -1e308, 5e-324, 1e21, Number('123456789012.345678'), 0.1234567),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
