@@ -224,3 +224,17 @@ describe('every text input is bounded', () => {
     expect(missing.map((f) => `${f.target.name}.${f.name}`)).toEqual([]);
   });
 });
+
+describe('a refused body does not stall the connection', () => {
+  it('answers 415 to a large chunked text body and keeps serving', async () => {
+    const { Readable } = await import('node:stream');
+    const chunks = Array.from({ length: 64 }, () => 'x'.repeat(16 * 1024));
+    const req = t.http.post('/api/v1/auth/login').set('content-type', 'text/plain');
+    const res = await new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+      req.on('response', resolve).on('error', reject);
+      Readable.from(chunks).pipe(req as unknown as NodeJS.WritableStream);
+    });
+    expect(res.status).toBe(415);
+    expect((await t.http.get('/api/v1/public/categories')).status).toBe(200);
+  });
+});

@@ -29,7 +29,7 @@ function decodeParam(raw: string): string {
 /**
  * Whether a request whose body nobody parsed has at least one byte of it: a chunked body (what a
  * client sends for a POST without data and without Content-Length) may well be empty. Waits for
- * the first chunk only; what is left unread is discarded when the answer ends.
+ * the first chunk only; the rest is discarded, as Node does with any body nobody reads.
  */
 function carriesBytes(req: Request): Promise<boolean> {
   const length = req.headers['content-length'];
@@ -37,7 +37,7 @@ function carriesBytes(req: Request): Promise<boolean> {
   return new Promise((resolve) => {
     const settle = (value: boolean) => {
       req.off('data', onData).off('end', onEnd).off('error', onEnd);
-      req.pause();
+      req.resume();
       resolve(value);
     };
     const onData = (chunk: Buffer) => chunk.length > 0 && settle(true);
