@@ -32,7 +32,7 @@ import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harne
 const SEED = Number(process.env.FUZZ_SEED ?? 7_2026);
 /** FUZZ_SCALE multiplies the run counts for a longer hunt outside CI. */
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
-const RUNS = { rest: 600, graphql: 300, rejected: 250 };
+const RUNS = { rest: 500, graphql: 250, rejected: 200 };
 const settings = (numRuns: number) => ({ seed: SEED, numRuns: Math.round(numRuns * SCALE), endOnFailure: true });
 /** Per property: well above the ~35 s the REST one takes on PGlite on a loaded 2-core machine. */
 const TIMEOUT = 150_000 * SCALE;
