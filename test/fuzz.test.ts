@@ -27,14 +27,25 @@ import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harne
  * for requests built so that they must be refused, a 4xx and no change in any table.
  *
  * Bounded and reproducible: fixed run counts and seed (FUZZ_SEED overrides it, FUZZ_SCALE
- * multiplies the runs; fast-check prints the seed and the failing input).
+ * multiplies the runs and time budgets; fast-check prints the seed and the failing input).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 7_2026);
 /** FUZZ_SCALE multiplies the run counts for a longer hunt outside CI. */
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const RUNS = { rest: 500, graphql: 250, rejected: 200 };
-const settings = (numRuns: number) => ({ seed: SEED, numRuns: Math.round(numRuns * SCALE), endOnFailure: true });
-/** Per property: well above the ~35 s the REST one takes on PGlite on a loaded 2-core machine. */
+/**
+ * The run counts are an upper bound; each property also stops generating after its time budget
+ * (seconds), so a slow, loaded machine runs fewer inputs instead of timing out. A failure still
+ * names the seed and the path of the failing input, which replays it.
+ */
+const BUDGET = { rest: 40, graphql: 20, rejected: 15 };
+const settings = (numRuns: number, seconds: number) => ({
+  seed: SEED,
+  numRuns: Math.round(numRuns * SCALE),
+  interruptAfterTimeLimit: seconds * 1000 * SCALE,
+  markInterruptAsFailure: false,
+  endOnFailure: true,
+});
 const TIMEOUT = 150_000 * SCALE;
 
 let t: TestGateway;
@@ -302,7 +313,7 @@ describe('fuzzing both faces with hostile input', () => {
         expectRestShape(res, `${route.method} ${short(url)} as ${role} with ${describeInput(body)}`);
         await keepSession(route.operation === 'Logout' && res.status < 300, role);
       }),
-      settings(RUNS.rest),
+      settings(RUNS.rest, BUDGET.rest),
     );
     await expectHealthy();
   }, TIMEOUT);
@@ -326,7 +337,7 @@ describe('fuzzing both faces with hostile input', () => {
         expectGraphqlShape(res, `${op.name} as ${role} with ${describeInput(variables)}`);
         await keepSession(op.name === 'Logout' && !res.body.errors, role);
       }),
-      settings(RUNS.graphql),
+      settings(RUNS.graphql, BUDGET.graphql),
     );
     await expectHealthy();
   }, TIMEOUT);
@@ -370,7 +381,7 @@ describe('fuzzing both faces with hostile input', () => {
           if (!res.body.errors) throw new Error(`${what} → accepted`);
         }
       }),
-      settings(RUNS.rejected),
+      settings(RUNS.rejected, BUDGET.rejected),
     );
     expect(await snapshot()).toEqual(before);
     await expectHealthy();
