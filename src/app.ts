@@ -13,7 +13,7 @@ import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { buildContext, requestMeta, type Context } from './context';
 import type { Database } from './db/database';
-import { AppError, HttpError, ServiceUnavailableError, UnauthenticatedError, normalizeError } from './errors';
+import { AppError, HttpError, NotFoundError, ServiceUnavailableError, UnauthenticatedError, normalizeError } from './errors';
 import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { idempotencyPlugin } from './idempotency.plugin';
 import { createMetrics } from './metrics';
@@ -61,6 +61,25 @@ function formatError(logger: Logger, onError: (code: string) => void) {
     }
     return formatted;
   };
+}
+
+/**
+ * Errors of express's own request handling → the contract's answers: body-parser's (malformed,
+ * too large, a charset or content encoding other than UTF-8 JSON, a body that is not what its
+ * headers say) and a path parameter whose %-escapes do not decode (it can name no resource).
+ */
+function transportError(err: { type?: string; status?: number }): unknown {
+  if (err instanceof AppError) return err;
+  if (err instanceof URIError) return new NotFoundError();
+  switch (err.type) {
+    case 'entity.too.large':
+      return HttpError.payloadTooLarge();
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return HttpError.unsupportedMediaType();
+  }
+  if (err.type === 'entity.parse.failed' || (typeof err.status === 'number' && err.status >= 400 && err.status < 500)) return HttpError.malformedJson();
+  return err;
 }
 
 export async function createGateway(config: Config, db: Database, services: Services, logger: Logger): Promise<Gateway> {
@@ -127,7 +146,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
 
   // Body parser failures (and anything else that escaped) in the contract's format.
   app.use((err: { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
-    const mapped = err.type === 'entity.parse.failed' ? HttpError.malformedJson() : err.type === 'entity.too.large' ? HttpError.payloadTooLarge() : err;
+    const mapped = transportError(err);
     // req.baseUrl is no longer '/graphql' here (the app-level handler), req.path still is.
     if (req.path === '/graphql' && mapped instanceof AppError) {
       return void res.status(mapped.status).json({ errors: [{ message: mapped.message, extensions: { code: mapped.code } }] });

@@ -87,6 +87,7 @@ export class HttpError extends AppError {
   static methodNotAllowed = (allow: string[]) => new HttpError('Method not allowed.', 'METHOD_NOT_ALLOWED', 405, { allow });
   static malformedJson = () => new HttpError('Malformed JSON body.', 'BAD_REQUEST', 400);
   static payloadTooLarge = () => new HttpError('Payload too large.', 'PAYLOAD_TOO_LARGE', 413);
+  static unsupportedMediaType = () => new HttpError('Unsupported media type.', 'UNSUPPORTED_MEDIA_TYPE', 415);
 }
 
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P03', '53300', 'P1001', 'P1002', 'P1017']);
@@ -131,7 +132,9 @@ interface ClassValidatorError {
 /** type-graphql's ArgumentValidationError (class-validator) → our ValidationError, field → messages. */
 function fromArgumentValidation(err: unknown): ValidationError | undefined {
   if (!(err instanceof ArgumentValidationError)) return undefined;
-  const list = err.extensions.validationErrors as ClassValidatorError[];
+  const list = err.extensions.validationErrors as ClassValidatorError[] | undefined;
+  // A validator that threw instead of answering is our bug: reported as such, never a crash here.
+  if (!Array.isArray(list)) return undefined;
   const fields: FieldErrors = {};
   const walk = (errors: ClassValidatorError[], prefix: string) => {
     for (const v of errors) {

@@ -124,7 +124,7 @@ describe('GET /api/v1/investment-requests', () => {
 describe('POST /api/v1/investment-requests', () => {
   it('creates a PENDING request (201) with the ownership the amount buys, rounded down to 6 places', async () => {
     const unit = await makeUnit({ totalValue: '300000.00' });
-    const res = await post({ unit_id: unit.id, amount: '2000' });
+    const res = await post({ unit_id: unit.id, amount: 2000 });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       unit_id: unit.id, investor_id: investorId, amount: 2000, ownership_percentage: 0.666666, status: 'pending', rejection_reason: null, reviewed_at: null,
@@ -141,10 +141,10 @@ describe('POST /api/v1/investment-requests', () => {
     const lax = await makeUnit({ minInvestment: '100.00', totalValue: '9000000.00' });
     const before = await prisma().investmentRequest.count();
     const cases: Array<[object, string]> = [
-      [{ unit_id: strict.id, amount: config.minInvestment.plus(499).toFixed(2) }, `The amount field must be at least ${config.minInvestment.plus(500).toString()}.`],
-      [{ unit_id: lax.id, amount: config.minInvestment.minus(1).toFixed(2) }, `The amount field must be at least ${config.minInvestment.toString()}.`],
-      [{ unit_id: lax.id, amount: config.maxInvestment.plus('0.01').toFixed(2) }, `The amount field must not be greater than ${config.maxInvestment.toString()}.`],
-      [{ unit_id: lax.id, amount: '1000.005' }, 'The amount field must have 0-2 decimal places.'],
+      [{ unit_id: strict.id, amount: Number(config.minInvestment.plus(499).toFixed(2)) }, `The amount field must be at least ${config.minInvestment.plus(500).toString()}.`],
+      [{ unit_id: lax.id, amount: Number(config.minInvestment.minus(1).toFixed(2)) }, `The amount field must be at least ${config.minInvestment.toString()}.`],
+      [{ unit_id: lax.id, amount: Number(config.maxInvestment.plus('0.01').toFixed(2)) }, `The amount field must not be greater than ${config.maxInvestment.toString()}.`],
+      [{ unit_id: lax.id, amount: 1000.005 }, 'The amount field must have 0-2 decimal places.'],
       [{ unit_id: lax.id, amount: -5 }, `The amount field must be at least ${config.minInvestment.toString()}.`],
     ];
     for (const [body, message] of cases) {

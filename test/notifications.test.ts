@@ -1,3 +1,4 @@
+import * as Enums from '../src/generated/prisma/enums';
 import { NotificationType, PushStatus } from '../src/generated/prisma/enums';
 import { notify } from '../src/services/notification.service';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
@@ -41,8 +42,15 @@ function note(owner: number, read = false) {
   });
 }
 
+/** REST writes `data` with snake_case keys at every depth and enum values in lower case. */
+const ENUM_VALUES = new Set(Object.values(Enums).flatMap((e) => Object.values(e as Record<string, string>)));
+const restData = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(restData)
+  : typeof v === 'string' ? (ENUM_VALUES.has(v) ? v.toLowerCase() : v)
+  : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase(), restData(x)]))
+  : v;
 const rest = (r: { id: number; type: string; title: string; body: string; data: unknown; readAt: Date | null; createdAt: Date }) => ({
-  id: r.id, type: r.type.toLowerCase(), title: r.title, body: r.body, data: r.data, read_at: stamp(r.readAt), created_at: stamp(r.createdAt),
+  id: r.id, type: r.type.toLowerCase(), title: r.title, body: r.body, data: restData(r.data), read_at: stamp(r.readAt), created_at: stamp(r.createdAt),
 });
 const newestFirst = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 

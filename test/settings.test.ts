@@ -59,7 +59,7 @@ describe('GET /api/v1/settings', () => {
 describe('PUT /api/v1/settings', () => {
   it('changes only the fields given and answers the whole settings', async () => {
     const before = await row();
-    const res = await put({ language: 'pt', currency: 'EUR', timezone: 'europe/lisbon', push_enabled: !before.pushEnabled, notify_kyc: 'false' });
+    const res = await put({ language: 'pt', currency: 'EUR', timezone: 'europe/lisbon', push_enabled: !before.pushEnabled, notify_kyc: '0' });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.data)).toEqual(KEYS);
     expect(res.body.data).toMatchObject({ language: 'pt', currency: 'EUR', timezone: 'Europe/Lisbon', push_enabled: !before.pushEnabled, notify_kyc: false });

@@ -69,7 +69,7 @@ describe('POST /api/v1/withdrawals/requests', () => {
 
   it('creates a pending request (201) with the invested amount the share stands for', async () => {
     const holding = await t.db.prisma.holding.findUniqueOrThrow({ where: { investorId_unitId: { investorId, unitId } } });
-    const res = await post({ unit_id: unitId, ownership_percentage: '0.5', reason: 'Funding a house deposit.' });
+    const res = await post({ unit_id: unitId, ownership_percentage: 0.5, reason: 'Funding a house deposit.' });
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
     expect(res.body.data).toMatchObject({ unit_id: unitId, investor_id: investorId, ownership_percentage: 0.5, status: 'pending', rejection_reason: null, reason: 'Funding a house deposit.' });
@@ -82,7 +82,7 @@ describe('POST /api/v1/withdrawals/requests', () => {
   it('refuses more than the holding minus pending requests with 409, writing nothing', async () => {
     const free = await available(unitId);
     const before = await t.db.prisma.withdrawalRequest.count();
-    const res = await post({ unit_id: unitId, ownership_percentage: free.plus('0.000001').toFixed(6), reason: 'Too much.' });
+    const res = await post({ unit_id: unitId, ownership_percentage: Number(free.plus('0.000001').toFixed(6)), reason: 'Too much.' });
     expect(res.status).toBe(409);
     expect(res.body.success).toBe(false);
     expect(res.body.message).toMatch(/Insufficient holding/);
@@ -108,14 +108,14 @@ describe('POST /api/v1/withdrawals/requests', () => {
     const free = await available(unitId);
     // Each asks for 40% of what is free: at most two can succeed.
     const share = free.times('0.4').toDecimalPlaces(6, Prisma.Decimal.ROUND_DOWN).toFixed(6);
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => post({ unit_id: unitId, ownership_percentage: share, reason: `Race ${i}` })));
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => post({ unit_id: unitId, ownership_percentage: Number(share), reason: `Race ${i}` })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 201, 409, 409, 409, 409]);
     expect((await available(unitId)).gte(0)).toBe(true);
   });
 
   it('is for investors only: staff get 403', async () => {
-    const res = await post({ unit_id: unitId, ownership_percentage: '0.1', reason: 'x' }, await t.token(DEMO_EMAILS.admin));
+    const res = await post({ unit_id: unitId, ownership_percentage: 0.1, reason: 'x' }, await t.token(DEMO_EMAILS.admin));
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ success: false, message: 'This action is unauthorized.' });
   });

@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors';
 import { isIdempotentField } from '../schema/idempotent';
 import { laravelPaginator, type PageInfoShape } from '../pagination';
 import { compileShaper, type Shaper } from './serialize';
-import { compileCoercer, type Coercer } from './variables';
+import { compileCoercer, type Coercer, type InputSource } from './variables';
 
 export interface RestInput {
   params: Record<string, string>;
@@ -85,6 +85,8 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
   const fieldDef = root.getFields()[field.name.value];
   const fieldType = fieldDef.type;
   const coerce: Coercer = compileCoercer(schema, op.variableDefinitions ?? []);
+  // GET routes read the query string and multipart routes form fields (text); the others a JSON body.
+  const source: InputSource = r.method === 'GET' || r.multipartFile ? 'text' : 'json';
   const envelope = r.envelope ?? 'item';
   const fragments = Object.fromEntries(
     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
@@ -116,7 +118,7 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
     paramNames,
     idempotent: r.method === 'POST' && op.operation === 'mutation' && isIdempotentField(fieldDef),
     async run(ctx, input, url) {
-      const variableValues = coerce((r.variables?.(input) ?? {}) as Record<string, unknown>);
+      const variableValues = coerce((r.variables?.(input) ?? {}) as Record<string, unknown>, source);
       const result = await execute({ schema, document, contextValue: ctx, variableValues });
       if (result.errors?.length) throw result.errors[0];
       const value = (result.data as Record<string, unknown>)[key];

@@ -1,7 +1,7 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
 import { buildContext, requestMeta } from '../context';
-import { HttpError, UnauthenticatedError } from '../errors';
+import { HttpError, NotFoundError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
 import { IDEMPOTENCY_HEADER, sendIdempotent } from './idempotency';
 import { readMultipart } from './multipart';
@@ -18,6 +18,35 @@ function queryStrings(query: Request['query']): Record<string, string> {
   return out;
 }
 
+/** Every path parameter names a resource: one whose %-escapes do not decode names none. */
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new NotFoundError();
+  }
+}
+
+/**
+ * Whether a request whose body nobody parsed has at least one byte of it: a chunked body (what a
+ * client sends for a POST without data and without Content-Length) may well be empty. Waits for
+ * the first chunk only; the rest is discarded, as Node does with any body nobody reads.
+ */
+function carriesBytes(req: Request): Promise<boolean> {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Promise.resolve(Number(length) > 0);
+  return new Promise((resolve) => {
+    const settle = (value: boolean) => {
+      req.off('data', onData).off('end', onEnd).off('error', onEnd);
+      req.resume();
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => chunk.length > 0 && settle(true);
+    const onEnd = () => settle(false);
+    req.on('data', onData).on('end', onEnd).on('error', onEnd);
+  });
+}
+
 /** Express handler for /api/v1: match → 404 / 405, else run the route's GraphQL operation in-process. */
 export function createRestHandler(schema: GraphQLSchema, operations: Map<string, DocumentNode>, services: Services, uploadMaxBytes: number) {
   const compiled: CompiledRoute[] = routeTable.map((r) => compileRoute(schema, operations, r));
@@ -32,12 +61,15 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
     }
     res.locals.route = `${hit.route.method} ${hit.route.path}`;
     if (hit.route.noStore) res.set('Cache-Control', 'no-store');
-    const values = hit.pattern.exec(req.path)!.slice(1);
-    const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeURIComponent(values[i])]));
     try {
       const ctx = await buildContext(services, req.headers.authorization, requestMeta(req));
       // As Laravel's auth middleware does, authentication answers before any input is looked at.
       if (hit.route.auth !== 'guest' && !ctx.user) throw new UnauthenticatedError();
+      // A body the route cannot read is refused as such, not read as no body. `req.is` is null
+      // without a body (that is fine) and false for a body of another type.
+      if (req.is(hit.route.multipartFile ? 'multipart/form-data' : 'application/json') === false && (await carriesBytes(req))) throw HttpError.unsupportedMediaType();
+      const values = hit.pattern.exec(req.path)!.slice(1);
+      const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeParam(values[i])]));
       const body = hit.route.multipartFile
         ? await readMultipart(req, hit.route.multipartFile, uploadMaxBytes)
         : req.body && typeof req.body === 'object' && !Array.isArray(req.body)

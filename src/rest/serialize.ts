@@ -41,6 +41,30 @@ export function stringify(body: unknown): string {
 
 export type Shaper = (value: unknown) => unknown;
 
+const enumNamesOf = new WeakMap<GraphQLSchema, Set<string>>();
+
+/** Every enum value name of the schema (`APPROVED`, `NATIONAL_ID`, …). */
+function enumValueNames(schema: GraphQLSchema): Set<string> {
+  let names = enumNamesOf.get(schema);
+  if (!names) {
+    const enums = Object.values(schema.getTypeMap()).filter((t): t is GraphQLEnumType => t instanceof GraphQLEnumType && !t.name.startsWith('__'));
+    names = new Set(enums.flatMap((t) => t.getValues().map((v) => v.name)));
+    enumNamesOf.set(schema, names);
+  }
+  return names;
+}
+
+/**
+ * Free-form JSON (a notification's `data`) as REST writes it (contract §1): snake_case keys at every
+ * depth and the schema's enum values in lower case, as for typed fields.
+ */
+function restJson(value: unknown, enumNames: Set<string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => restJson(item, enumNames));
+  if (typeof value === 'string') return enumNames.has(value) ? value.toLowerCase() : value;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), restJson(v, enumNames)]));
+}
+
 export interface SelectedField {
   /** Response key (alias or field name) and its REST name. */
   key: string;
@@ -91,6 +115,11 @@ export function compileShaper(
     };
   }
   switch (getNamedType(type).name) {
+    case 'JSON':
+    case 'JSONObject': {
+      const enumNames = enumValueNames(schema);
+      return (v) => (v == null ? null : restJson(v, enumNames));
+    }
     case 'Decimal':
       return (v) => (v == null ? null : decimalLiteral(v));
     case 'DateTime':

@@ -13,66 +13,78 @@ import { ValidationError, type FieldErrors } from '../errors';
 import { snake } from './serialize';
 
 /**
- * Query strings and JSON bodies → GraphQL variables, driven by the operation's variable types:
- * snake_case keys are looked up for camelCase fields, numeric strings become Int, enum values are
- * matched case-insensitively, and unknown keys are ignored. Type mismatches become one 422 with
- * Laravel-style messages per field (named as the GraphQL face names them; REST snake-cases them).
+ * Query strings, form fields and JSON bodies → GraphQL variables, driven by the operation's variable
+ * types: snake_case keys are looked up for camelCase fields, enum values are matched
+ * case-insensitively, and unknown keys are ignored. Text sources (query strings, multipart fields)
+ * carry every value as a string, so there numeric strings become Int and Decimal and "true"/"1" a
+ * Boolean; JSON bodies are typed strictly (contract §1, Laravel's `string`/`integer`/`numeric`/
+ * `boolean`/`array` rules): a number for text, a string for a number, an array or object for a
+ * scalar are refused. Mismatches become one 422 with a message per field (named as the GraphQL face
+ * names them; REST snake-cases them). Text content rules (UTF-8, NUL, lengths) are the schema's.
  */
-export type Coercer = (raw: Record<string, unknown>) => Record<string, unknown>;
+export type Coercer = (raw: Record<string, unknown>, source: InputSource) => Record<string, unknown>;
+
+/** `text`: every value arrived as a string (query string, form field); `json`: a typed JSON body. */
+export type InputSource = 'text' | 'json';
 
 const label = (field: string) => snake(field).replace(/_/g, ' ');
 const isBlank = (v: unknown) => v === undefined || v === null || v === '';
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const INT_MAX = 2147483647;
 
-function coerce(type: GraphQLInputType, raw: unknown, field: string, errors: FieldErrors): unknown {
+function coerce(type: GraphQLInputType, raw: unknown, field: string, source: InputSource, errors: FieldErrors): unknown {
   if (type instanceof GraphQLNonNull) {
     if (isBlank(raw)) {
       errors[field] = [`The ${label(field)} field is required.`];
       return undefined;
     }
-    return coerce(type.ofType, raw, field, errors);
+    return coerce(type.ofType, raw, field, source, errors);
   }
   if (isBlank(raw)) return null;
   const fail = (message: string) => {
     errors[field] = [message];
     return undefined;
   };
+  const strict = source === 'json';
   if (type instanceof GraphQLList) {
+    if (strict && !Array.isArray(raw)) return fail(`The ${label(field)} field must be an array.`);
     const list = Array.isArray(raw) ? raw : [raw];
-    return list.map((item) => coerce(type.ofType, item, field, errors));
+    return list.map((item) => coerce(type.ofType, item, field, source, errors));
   }
   if (type instanceof GraphQLInputObjectType) {
-    if (typeof raw !== 'object' || Array.isArray(raw)) return fail(`The ${label(field)} field must be an object.`);
-    const src = raw as Record<string, unknown>;
+    if (!isObject(raw)) return fail(`The ${label(field)} field must be an object.`);
     const out: Record<string, unknown> = {};
     for (const [name, def] of Object.entries(type.getFields())) {
-      const given = src[snake(name)] ?? src[name];
-      const value = coerce(def.type, given, name, errors);
+      // Own keys only: `constructor` or `__proto__` in a body never reach a field.
+      const key = Object.hasOwn(raw, snake(name)) ? snake(name) : name;
+      const given = Object.hasOwn(raw, key) ? raw[key] : undefined;
+      const value = coerce(def.type, given, name, source, errors);
       // An absent key stays absent; an explicit null or "" is passed on as null (clears a field).
       if (value !== undefined && given !== undefined) out[name] = value;
     }
     return out;
   }
   if (type instanceof GraphQLEnumType) {
-    const match = type.getValues().find((v) => v.name === String(raw).toUpperCase());
+    const match = typeof raw === 'string' ? type.getValues().find((v) => v.name === raw.toUpperCase()) : undefined;
     return match ? match.value : fail(`The selected ${label(field)} is invalid.`);
   }
   const scalar = type as GraphQLScalarType;
   switch (scalar.name) {
     case 'Int': {
-      const s = String(raw).trim();
-      if (typeof raw === 'boolean' || !/^-?\d+$/.test(s) || !Number.isSafeInteger(Number(s)) || Math.abs(Number(s)) > 2147483647) {
-        return fail(`The ${label(field)} field must be an integer.`);
-      }
-      return Number(s);
+      const n = strict ? raw : typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+      return typeof n === 'number' && Number.isInteger(n) && Math.abs(n) <= INT_MAX ? n : fail(`The ${label(field)} field must be an integer.`);
     }
     case 'Boolean':
-      if (raw === true || raw === 'true' || raw === '1' || raw === 1) return true;
-      if (raw === false || raw === 'false' || raw === '0' || raw === 0) return false;
+      // Laravel's `boolean`: true, false, 1, 0, "1", "0"; query strings also say "true"/"false".
+      if (raw === true || raw === 1 || raw === '1' || (!strict && raw === 'true')) return true;
+      if (raw === false || raw === 0 || raw === '0' || (!strict && raw === 'false')) return false;
       return fail(`The ${label(field)} field must be true or false.`);
     case 'String':
     case 'ID':
-      return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : fail(`The ${label(field)} field must be a string.`);
-    case 'Decimal':
+      return typeof raw === 'string' ? raw : fail(`The ${label(field)} field must be a string.`);
+    case 'Decimal': {
+      // JSON: a number (read as a double: exact up to 15 significant digits); text: its digits.
+      if (typeof raw !== 'number' && (strict || typeof raw !== 'string')) return fail(`The ${label(field)} field must be a number.`);
       // The scalar's own rule (≤ 15 integer digits, ≤ 6 places), reported as a field error.
       try {
         scalar.parseValue(raw);
@@ -80,8 +92,10 @@ function coerce(type: GraphQLInputType, raw: unknown, field: string, errors: Fie
       } catch {
         return fail(`The ${label(field)} field must be a number with at most 6 decimal places.`);
       }
+    }
     default:
       try {
+        if (typeof raw !== 'string') throw new TypeError('text expected');
         scalar.parseValue(raw);
         return raw;
       } catch {
@@ -92,11 +106,11 @@ function coerce(type: GraphQLInputType, raw: unknown, field: string, errors: Fie
 
 export function compileCoercer(schema: GraphQLSchema, defs: readonly VariableDefinitionNode[]): Coercer {
   const vars = defs.map((d) => ({ name: d.variable.name.value, type: typeFromAST(schema, d.type as never) as GraphQLInputType }));
-  return (raw) => {
+  return (raw, source) => {
     const errors: FieldErrors = {};
     const out: Record<string, unknown> = {};
     for (const v of vars) {
-      const value = coerce(v.type, raw[v.name], v.name, errors);
+      const value = coerce(v.type, raw[v.name], v.name, source, errors);
       if (value !== undefined) out[v.name] = value;
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);

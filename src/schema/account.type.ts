@@ -1,12 +1,13 @@
-import { IsDefined, IsEmail, IsNotEmpty, IsOptional, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsDefined, IsNotEmpty, IsOptional, Matches, ValidateIf } from 'class-validator';
 import { ArgsType, Field, InputType } from 'type-graphql';
 import { PASSWORD_MESSAGE, PASSWORD_RULE } from './auth.type';
+import { Email, PASSWORD_MAX, Text } from './rules';
 
 @ArgsType()
 export class ForgotPasswordArgs {
   @Field(() => String)
   @IsNotEmpty({ message: 'The email field is required.' })
-  @IsEmail({}, { message: 'The email field must be a valid email address.' })
+  @Email('email')
   email: string;
 }
 
@@ -14,19 +15,22 @@ export class ForgotPasswordArgs {
 export class ResetPasswordInput {
   @Field(() => String)
   @IsNotEmpty({ message: 'The email field is required.' })
-  @IsEmail({}, { message: 'The email field must be a valid email address.' })
+  @Email('email')
   email: string;
 
   @Field(() => String, { description: 'The token from the reset message.' })
   @IsNotEmpty({ message: 'The token field is required.' })
+  @Text('token', 255)
   token: string;
 
   @Field(() => String)
   @Matches(PASSWORD_RULE, { message: PASSWORD_MESSAGE })
+  @Text('password', PASSWORD_MAX)
   password: string;
 
   @Field(() => String)
   @IsNotEmpty({ message: 'The password confirmation field is required.' })
+  @Text('password confirmation', PASSWORD_MAX)
   passwordConfirmation: string;
 }
 
@@ -34,14 +38,17 @@ export class ResetPasswordInput {
 export class ChangePasswordInput {
   @Field(() => String)
   @IsNotEmpty({ message: 'The current password field is required.' })
+  @Text('current password', PASSWORD_MAX)
   currentPassword: string;
 
   @Field(() => String)
   @Matches(PASSWORD_RULE, { message: PASSWORD_MESSAGE })
+  @Text('password', PASSWORD_MAX)
   password: string;
 
   @Field(() => String)
   @IsNotEmpty({ message: 'The password confirmation field is required.' })
+  @Text('password confirmation', PASSWORD_MAX)
   passwordConfirmation: string;
 }
 
@@ -53,12 +60,12 @@ export class UpdateProfileInput {
   @ValidateIf((_input, value) => value !== undefined)
   @IsDefined({ message: 'The name field is required.' })
   @Matches(/\S/, { message: 'The name field is required.' })
-  @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
+  @Text('name', 255)
   name?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @Length(6, 32, { message: 'The phone field must be between 6 and 32 characters.' })
+  @Text('phone', 32, { min: 6 })
   phone?: string | null;
 }
 
@@ -66,5 +73,6 @@ export class UpdateProfileInput {
 export class DeleteAccountArgs {
   @Field(() => String, { description: 'The current password, to confirm.' })
   @IsNotEmpty({ message: 'The password field is required.' })
+  @Text('password', PASSWORD_MAX)
   password: string;
 }

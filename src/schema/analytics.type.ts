@@ -4,6 +4,7 @@ import { Decimal } from '../services/money';
 import { PERIOD_RULE } from './distribution.type';
 import { DistributionStatus, WithdrawalRequestStatus } from './enums';
 import { DecimalScalar } from './scalars';
+import { Text } from './rules';
 
 export enum DistributionGrouping {
   PERIOD = 'PERIOD',
@@ -27,11 +28,13 @@ export class DistributionTotalsFilter {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Matches(PERIOD_RULE, { message: 'The from period field must be a quarter such as 2026-Q1.' })
+  @Text('from period', 7)
   fromPeriod?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Matches(PERIOD_RULE, { message: 'The to period field must be a quarter such as 2026-Q1.' })
+  @Text('to period', 7)
   toPeriod?: string | null;
 
   @Field(() => Int, { nullable: true })

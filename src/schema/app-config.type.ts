@@ -1,7 +1,8 @@
-import { ArrayMaxSize, ArrayUnique, IsEmail, IsOptional, Length, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsOptional, Matches } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { DecimalScalar } from './scalars';
+import { Email, Text } from './rules';
 
 @ObjectType({ description: 'Limits and options the mobile app reads at start (one row).' })
 export class AppConfig {
@@ -25,8 +26,7 @@ export class UpdateAppConfigInput {
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @IsEmail({}, { message: 'The support email field must be a valid email address.' })
-  @MaxLength(255, { message: 'The support email field must not be greater than 255 characters.' })
+  @Email('support email')
   supportEmail?: string | null;
 
   @Field(() => [String], { nullable: true })
@@ -34,14 +34,14 @@ export class UpdateAppConfigInput {
   @ArrayMaxSize(50, { message: 'The icon options field must not have more than 50 items.' })
   @ArrayUnique({ message: 'The icon options field has a duplicate value.' })
   @Matches(/^[a-z0-9]+(-[a-z0-9]+)*$/, { each: true, message: 'Each icon option must be an icon name such as graduation-cap.' })
-  @MaxLength(50, { each: true, message: 'Each icon option must not be greater than 50 characters.' })
+  @Text('icon option', 50, { each: true })
   iconOptions?: string[] | null;
 
   @Field(() => [String], { nullable: true })
   @IsOptional()
   @ArrayMaxSize(50, { message: 'The badge options field must not have more than 50 items.' })
   @ArrayUnique({ message: 'The badge options field has a duplicate value.' })
-  @Length(1, 50, { each: true, message: 'Each badge option must be between 1 and 50 characters.' })
+  @Text('badge option', 50, { min: 1, each: true })
   badgeOptions?: string[] | null;
 
   @Field(() => [String], { nullable: true })
@@ -49,11 +49,13 @@ export class UpdateAppConfigInput {
   @ArrayMaxSize(50, { message: 'The color options field must not have more than 50 items.' })
   @ArrayUnique({ message: 'The color options field has a duplicate value.' })
   @Matches(/^#[0-9A-Fa-f]{6}$/, { each: true, message: 'Each color option must be a colour such as #2E7D32.' })
+  @Text('color option', 7, { each: true })
   colorOptions?: string[] | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Matches(/^\d{1,4}\.\d{1,4}\.\d{1,4}$/, { message: 'The min app version field must be a version such as 2.1.0.' })
+  @Text('min app version', 14)
   minAppVersion?: string | null;
 
   @Field(() => Boolean, { nullable: true }) maintenanceMode?: boolean | null;

@@ -1,7 +1,7 @@
-import { IsEmail, IsNotEmpty, IsOptional, Length, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, Matches } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { User } from './user.type';
-import { RequiredText } from './rules';
+import { Email, PASSWORD_MAX, RequiredText, Text } from './rules';
 
 @ObjectType()
 export class AuthPayload {
@@ -16,16 +16,17 @@ export class AuthPayload {
 export class LoginArgs {
   @Field(() => String)
   @IsNotEmpty({ message: 'The email field is required.' })
-  @IsEmail({}, { message: 'The email field must be a valid email address.' })
+  @Email('email')
   email: string;
 
   @Field(() => String)
   @IsNotEmpty({ message: 'The password field is required.' })
+  @Text('password', PASSWORD_MAX)
   password: string;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @MaxLength(255, { message: 'The device name field must not be greater than 255 characters.' })
+  @Text('device name', 255)
   deviceName?: string | null;
 }
 
@@ -40,21 +41,22 @@ export class RegisterInput {
 
   @Field(() => String)
   @IsNotEmpty({ message: 'The email field is required.' })
-  @IsEmail({}, { message: 'The email field must be a valid email address.' })
-  @MaxLength(255, { message: 'The email field must not be greater than 255 characters.' })
+  @Email('email')
   email: string;
 
   @Field(() => String)
   @Matches(PASSWORD_RULE, { message: PASSWORD_MESSAGE })
+  @Text('password', PASSWORD_MAX)
   password: string;
 
   @Field(() => String)
   @IsNotEmpty({ message: 'The password confirmation field is required.' })
+  @Text('password confirmation', PASSWORD_MAX)
   passwordConfirmation: string;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @Length(6, 32, { message: 'The phone field must be between 6 and 32 characters.' })
+  @Text('phone', 32, { min: 6 })
   phone?: string | null;
 }
 
@@ -62,5 +64,6 @@ export class RegisterInput {
 export class RefreshArgs {
   @Field(() => String)
   @IsNotEmpty({ message: 'The refresh token field is required.' })
+  @Text('refresh token', 255)
   refreshToken: string;
 }

@@ -1,6 +1,6 @@
-import { IsBoolean, IsOptional, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, Matches } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import { RequiredText } from './rules';
+import { RequiredText, Text } from './rules';
 
 export const SLUG_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const COLOR_RULE = /^#[0-9A-Fa-f]{6}$/;
@@ -59,7 +59,7 @@ export class CreateCategoryInput extends CategoryFieldsInput {
 
   @Field(() => String, { description: 'Lower-case words joined by hyphens, e.g. "student-housing".' })
   @Matches(SLUG_RULE, { message: 'The slug field must only contain lower-case letters, numbers and single hyphens.' })
-  @MaxLength(255, { message: 'The slug field must not be greater than 255 characters.' })
+  @Text('slug', 255)
   slug: string;
 
   @Field(() => String)
@@ -72,6 +72,7 @@ export class CreateCategoryInput extends CategoryFieldsInput {
 
   @Field(() => String)
   @Matches(COLOR_RULE, { message: 'The color field must be a hex colour such as #2E7D32.' })
+  @Text('color', 7)
   color: string;
 }
 
@@ -85,7 +86,7 @@ export class UpdateCategoryInput extends CategoryFieldsInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Matches(SLUG_RULE, { message: 'The slug field must only contain lower-case letters, numbers and single hyphens.' })
-  @MaxLength(255, { message: 'The slug field must not be greater than 255 characters.' })
+  @Text('slug', 255)
   slug?: string | null;
 
   @Field(() => String, { nullable: true })
@@ -101,5 +102,6 @@ export class UpdateCategoryInput extends CategoryFieldsInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Matches(COLOR_RULE, { message: 'The color field must be a hex colour such as #2E7D32.' })
+  @Text('color', 7)
   color?: string | null;
 }

@@ -4,6 +4,7 @@ import { Decimal } from '../services/money';
 import { DistributionStatus, DistributionType } from './enums';
 import { Paginated } from './pagination.type';
 import { DateScalar, DecimalScalar } from './scalars';
+import { Text } from './rules';
 
 export const PERIOD_RULE = /^\d{4}-Q[1-4]$/;
 
@@ -40,6 +41,7 @@ export class DistributionFilter {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Matches(PERIOD_RULE, { message: 'The period field must be a quarter such as 2026-Q1.' })
+  @Text('period', 7)
   period?: string | null;
 
   @Field(() => DateScalar, { nullable: true }) from?: Date | null;
@@ -90,6 +92,7 @@ export class DistributionDeclarationFilter {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @Matches(PERIOD_RULE, { message: 'The period field must be a quarter such as 2026-Q1.' })
+  @Text('period', 7)
   period?: string | null;
 
   @Field(() => DistributionStatus, { nullable: true }) status?: DistributionStatus | null;
@@ -103,6 +106,7 @@ export class DeclareDistributionInput {
 
   @Field(() => String)
   @Matches(PERIOD_RULE, { message: 'The period field must be a quarter such as 2026-Q1.' })
+  @Text('period', 7)
   period: string;
 
   @Field(() => DistributionType) type: DistributionType;

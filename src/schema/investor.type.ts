@@ -1,9 +1,10 @@
-import { IsOptional, MaxLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { KycStatus } from '../services/investor.service';
 import { Decimal } from '../services/money';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
+import { Text } from './rules';
 
 registerEnumType(KycStatus, {
   name: 'KycStatus',
@@ -32,6 +33,6 @@ export class InvestorPage extends Paginated(Investor) {}
 export class InvestorFilter {
   @Field(() => String, { nullable: true, description: 'Case-insensitive part of the name or email.' })
   @IsOptional()
-  @MaxLength(255, { message: 'The q field must not be greater than 255 characters.' })
+  @Text('q', 255)
   q?: string | null;
 }

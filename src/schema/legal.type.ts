@@ -1,6 +1,7 @@
-import { Matches, MaxLength } from 'class-validator';
+import { Matches } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { LegalTextKind } from './enums';
+import { Text } from './rules';
 
 @ObjectType({ description: 'A published legal text (privacy policy, terms of service, investment disclaimer).' })
 export class LegalText {
@@ -18,11 +19,11 @@ export class UpsertLegalTextInput {
 
   @Field(() => String)
   @Matches(/\S/, { message: 'The title field is required.' })
-  @MaxLength(255, { message: 'The title field must not be greater than 255 characters.' })
+  @Text('title', 255)
   title: string;
 
   @Field(() => String)
   @Matches(/\S/, { message: 'The content field is required.' })
-  @MaxLength(100_000, { message: 'The content field must not be greater than 100000 characters.' })
+  @Text('content', 100_000)
   content: string;
 }

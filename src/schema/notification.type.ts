@@ -1,9 +1,10 @@
-import { IsNotEmpty, IsOptional, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { Prisma } from '../generated/prisma/client';
 import { DevicePlatform, NotificationType } from './enums';
 import { Paginated } from './pagination.type';
+import { Text } from './rules';
 
 /** FCM registration tokens are ~160 characters today; the bound only stops abuse. */
 const TOKEN_MAX = 4096;
@@ -45,7 +46,7 @@ export class DeviceToken {
 export class RegisterDeviceTokenInput {
   @Field(() => String)
   @IsNotEmpty({ message: 'The token field is required.' })
-  @MaxLength(TOKEN_MAX, { message: `The token field must not be greater than ${TOKEN_MAX} characters.` })
+  @Text('token', TOKEN_MAX)
   token: string;
 
   @Field(() => DevicePlatform) platform: DevicePlatform;
@@ -55,6 +56,6 @@ export class RegisterDeviceTokenInput {
 export class RemoveDeviceTokenArgs {
   @Field(() => String, { nullable: true, description: "One of the user's tokens; absent: every token this session registered." })
   @IsOptional()
-  @MaxLength(TOKEN_MAX, { message: `The token field must not be greater than ${TOKEN_MAX} characters.` })
+  @Text('token', TOKEN_MAX)
   token?: string | null;
 }

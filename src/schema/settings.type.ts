@@ -1,5 +1,6 @@
 import { IsISO4217CurrencyCode, IsISO6391, IsOptional, IsTimeZone, Matches } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
+import { Text } from './rules';
 
 @ObjectType({ description: "The user's preferences: locale and which notifications reach them." })
 export class UserSettings {
@@ -22,6 +23,7 @@ export class UpdateSettingsInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @IsISO6391({ message: 'The language field must be a two-letter ISO 639-1 language code in lower case, such as en.' })
+  @Text('language', 2)
   language?: string | null;
 
   @Field(() => String, { nullable: true })
@@ -29,11 +31,13 @@ export class UpdateSettingsInput {
   // The ISO check alone accepts any case; the stored form is upper case.
   @Matches(/^[A-Z]{3}$/, { message: 'The currency field must be a three-letter ISO 4217 code in upper case, such as USD.' })
   @IsISO4217CurrencyCode({ message: 'The selected currency is invalid.' })
+  @Text('currency', 3)
   currency?: string | null;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
   @IsTimeZone({ message: 'The timezone field must be a valid timezone.' })
+  @Text('timezone', 64)
   timezone?: string | null;
 
   @Field(() => Boolean, { nullable: true }) pushEnabled?: boolean | null;

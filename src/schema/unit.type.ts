@@ -1,11 +1,11 @@
-import { IsOptional, IsUrl, Matches, MaxLength, Min } from 'class-validator';
+import { IsOptional, IsUrl, Matches, Min } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { CategoryRef } from './category.type';
 import { UnitStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
-import { RequiredText } from './rules';
+import { RequiredText, Text } from './rules';
 
 export const UNIT_CODE_RULE = /^[A-Z0-9]+(?:-[A-Z0-9]+)*$/;
 
@@ -70,7 +70,7 @@ export class UnitFilter {
 
   @Field(() => String, { nullable: true, description: 'Searches name, code and location (case-insensitive).' })
   @IsOptional()
-  @MaxLength(100, { message: 'The q field must not be greater than 100 characters.' })
+  @Text('q', 100)
   q?: string | null;
 }
 
@@ -80,7 +80,7 @@ const IMAGE_URL = { protocols: ['http', 'https'], require_protocol: true };
 export class CreateUnitInput {
   @Field(() => String, { description: 'Unique, upper-case letters, digits and hyphens, e.g. "UNT-0041".' })
   @Matches(UNIT_CODE_RULE, { message: 'The code field must only contain upper-case letters, numbers and single hyphens.' })
-  @MaxLength(32, { message: 'The code field must not be greater than 32 characters.' })
+  @Text('code', 32)
   code: string;
 
   @Field(() => String)
@@ -109,7 +109,7 @@ export class CreateUnitInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @IsUrl(IMAGE_URL, { message: 'The image url field must be a valid URL.' })
-  @MaxLength(2048, { message: 'The image url field must not be greater than 2048 characters.' })
+  @Text('image url', 2048)
   imageUrl?: string | null;
 }
 
@@ -145,7 +145,7 @@ export class UpdateUnitInput {
   @Field(() => String, { nullable: true, description: 'null removes the image.' })
   @IsOptional()
   @IsUrl(IMAGE_URL, { message: 'The image url field must be a valid URL.' })
-  @MaxLength(2048, { message: 'The image url field must not be greater than 2048 characters.' })
+  @Text('image url', 2048)
   imageUrl?: string | null;
 }
 

@@ -6,6 +6,7 @@ import type { Prisma } from '../db/database';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../errors';
+import { isUniqueViolation } from './access';
 import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import type { RateLimitService } from './rate-limit.service';
 import { audit } from './audit.service';
@@ -58,6 +59,8 @@ export function toUserView(row: UserRow): UserView {
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 export const newOpaqueToken = () => randomBytes(32).toString('base64url');
 
+const EMAIL_TAKEN = 'The email has already been taken.';
+
 /** Precomputed so that a login for an unknown email costs the same as a wrong password. */
 let decoyHash: Promise<string> | undefined;
 
@@ -98,21 +101,26 @@ export class AuthService {
     await this.limiter.consume(`register:${ip}`);
     const email = input.email.trim().toLowerCase();
     const fields: Record<string, string[]> = { ...confirmationErrors(input.password, input.passwordConfirmation) };
-    if (await this.prisma.user.findUnique({ where: { email }, select: { id: true } })) fields.email = ['The email has already been taken.'];
+    if (await this.prisma.user.findUnique({ where: { email }, select: { id: true } })) fields.email = [EMAIL_TAKEN];
     if (Object.keys(fields).length) throw new ValidationError(fields);
     const passwordHash = await hashPassword(input.password);
-    const user = await this.prisma.user.create({
-      data: {
-        name: input.name.trim(),
-        email,
-        phone: input.phone ?? null,
-        passwordHash,
-        role: Role.INVESTOR,
-        investor: { create: {} },
-        settings: { create: {} },
-      },
-      select: USER_SELECT,
-    });
+    const user = await this.prisma.user
+      .create({
+        data: {
+          name: input.name.trim(),
+          email,
+          phone: input.phone ?? null,
+          passwordHash,
+          role: Role.INVESTOR,
+          investor: { create: {} },
+          settings: { create: {} },
+        },
+        select: USER_SELECT,
+      })
+      .catch((err: unknown) => {
+        // A concurrent registration of the same email won the race since the check above.
+        throw isUniqueViolation(err) ? ValidationError.field('email', EMAIL_TAKEN) : err;
+      });
     return this.startSession(toUserView(user), deviceName);
   }
 
