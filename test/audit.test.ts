@@ -322,6 +322,11 @@ describe('back office', () => {
 });
 
 describe('auditEvents and the CSV export', () => {
+  it.each(['action', 'targetType', 'targetId'])('refuses a NUL byte in the %s filter as bad input, not a database error', async (field) => {
+    const res = await gql(`query($f: AuditEventFilter) { auditEvents(filter: $f) { items { id } } }`, adminToken, { f: { [field]: 'a\u0000b' } });
+    expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
   it('lists newest first in the paginated shape, filtered, for admins only', async () => {
     const res = await gql<{ auditEvents: { items: { id: string; occurredAt: string; actor: { id: number; role: string } | null; action: string; target: { type: string; id: string } | null; changes: unknown }[]; pageInfo: { total: number } } }>(
       `query { auditEvents(filter: { action: "category.updated" }, perPage: 5) { items { id occurredAt actor { id role } action target { type id } changes requestId ip userAgent } pageInfo { currentPage perPage total lastPage from to hasNextPage hasPreviousPage } } }`,

@@ -1,7 +1,8 @@
-import { IsOptional, MaxLength, Min } from 'class-validator';
+import { IsOptional, Min } from 'class-validator';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Role } from './enums';
+import { Text } from './rules';
 import { Paginated } from './pagination.type';
 
 @ObjectType({ description: 'Who acted: a user id and the role they had.' })
@@ -36,7 +37,7 @@ export class AuditEventPage extends Paginated(AuditEvent) {}
 export class AuditEventFilter {
   @Field(() => String, { nullable: true, description: 'Exact action name.' })
   @IsOptional()
-  @MaxLength(100, { message: 'The action field must not be greater than 100 characters.' })
+  @Text('action', 100)
   action?: string | null;
 
   @Field(() => Int, { nullable: true })
@@ -46,12 +47,12 @@ export class AuditEventFilter {
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  @MaxLength(100, { message: 'The target type field must not be greater than 100 characters.' })
+  @Text('target type', 100)
   targetType?: string | null;
 
   @Field(() => ID, { nullable: true })
   @IsOptional()
-  @MaxLength(100, { message: 'The target id field must not be greater than 100 characters.' })
+  @Text('target id', 100)
   targetId?: string | null;
 
   @Field(() => Date, { nullable: true, description: 'Inclusive lower bound on occurredAt.' }) from?: Date | null;
