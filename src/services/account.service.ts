@@ -5,7 +5,8 @@ import { ConflictError, ValidationError, type FieldErrors } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { InvestmentRequestStatus, Role, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { USER_SELECT, newOpaqueToken, sha256, toUserView, type AuthService, type UserView } from './auth.service';
-import type { Mailer } from './mailer';
+import { accountDeletedMail, passwordChangedMail, passwordResetMail } from './mail-templates';
+import type { MailMessage, Mailer } from './mailer';
 import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import type { RateLimitService } from './rate-limit.service';
 
@@ -65,21 +66,8 @@ export class AccountService {
       await expireOpenResets(tx, user.id, now);
       await tx.passwordReset.create({ data: { userId: user.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MINUTES * 60_000) } });
     });
-    try {
-      await this.mailer.send({
-        to: user.email,
-        subject: 'Reset your password',
-        text: [
-          `Hello ${user.name},`,
-          `Use this token to reset the password of ${user.email}. It expires in ${RESET_TOKEN_TTL_MINUTES} minutes and works once.`,
-          `Token: ${token}`,
-          'If you did not ask for a reset, ignore this message: your password stays as it is.',
-        ].join('\n\n'),
-      });
-    } catch (err) {
-      // A failing transport must not tell the caller that the address exists.
-      this.logger.error({ err }, 'password reset mail could not be sent');
-    }
+    // A failing transport must not tell the caller that the address exists.
+    await this.sendQuietly(passwordResetMail(user, token, RESET_TOKEN_TTL_MINUTES), 'password reset');
     return true;
   }
 
@@ -90,12 +78,12 @@ export class AccountService {
     const now = new Date();
     const record = await this.prisma.passwordReset.findUnique({
       where: { tokenHash: sha256(data.token) },
-      select: { id: true, userId: true, usedAt: true, expiresAt: true, user: { select: { email: true, deletedAt: true } } },
+      select: { id: true, userId: true, usedAt: true, expiresAt: true, user: { select: { name: true, email: true, deletedAt: true } } },
     });
     const fields: FieldErrors = { ...confirmationErrors(data.password, data.passwordConfirmation) };
     if (!record || record.usedAt || record.expiresAt <= now || record.user.deletedAt || record.user.email !== email) fields.token = [INVALID_TOKEN];
     if (Object.keys(fields).length) throw new ValidationError(fields);
-    const { id, userId } = record!;
+    const { id, userId, user } = record!;
     const passwordHash = await hashPassword(data.password);
     await this.prisma.$transaction(async (tx) => {
       // Conditional update: of two concurrent uses of one token, exactly one wins.
@@ -105,6 +93,7 @@ export class AccountService {
       await tx.user.update({ where: { id: userId }, data: { passwordHash } });
       await this.auth.revokeAllSessions(userId, undefined, tx);
     });
+    await this.sendQuietly(passwordChangedMail(user), 'password changed notice');
     return true;
   }
 
@@ -143,6 +132,8 @@ export class AccountService {
   async deleteAccount(user: AuthUser, password: string): Promise<boolean> {
     await this.assertPassword(user, password, 'password');
     const now = new Date();
+    // Read before the erasure: the notice goes to the address the account had.
+    const recipient = await this.prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { name: true, email: true } });
     await this.prisma.$transaction(async (tx) => {
       if (user.investorId !== null) await this.assertNothingHeld(tx, user.investorId);
       if (user.role === Role.ADMIN) {
@@ -158,7 +149,20 @@ export class AccountService {
       await expireOpenResets(tx, user.id, now);
       await this.auth.revokeAllSessions(user.id, undefined, tx);
     });
+    await this.sendQuietly(accountDeletedMail(recipient), 'account deletion notice');
     return true;
+  }
+
+  /**
+   * Mail is sent after the change is committed and never undoes or fails it: a transport error is
+   * logged (without the message, which may hold a token) and the answer stays the same.
+   */
+  private async sendQuietly(message: MailMessage, what: string): Promise<void> {
+    try {
+      await this.mailer.send(message);
+    } catch (err) {
+      this.logger.error({ err }, `${what} mail could not be sent`);
+    }
   }
 
   /**
