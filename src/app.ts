@@ -11,12 +11,13 @@ import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
-import { buildContext, type Context } from './context';
+import { buildContext, requestMeta, type Context } from './context';
 import type { Database } from './db/database';
 import { AppError, HttpError, ServiceUnavailableError, UnauthenticatedError, normalizeError } from './errors';
 import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { idempotencyPlugin } from './idempotency.plugin';
 import { createMetrics } from './metrics';
+import { requestIdFor, requestIdScope } from './request-id';
 import { sendError } from './rest/respond';
 import { buildOpenApi } from './rest/openapi';
 import { loadOperations } from './rest/operations';
@@ -67,14 +68,15 @@ export async function createGateway(config: Config, db: Database, services: Serv
   const schema = await buildGatewaySchema();
   const app = express();
   const server = http.createServer(app);
-  const metrics = createMetrics(db.queryCount);
+  const metrics = createMetrics({ queryCount: db.queryCount, poolStats: db.poolStats, pendingPushes: () => services.notifications.pendingPushes() }, logger);
   let ready = false;
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   // CSP is off: this serves JSON, plus Apollo Sandbox and the API reference page, which load their own scripts.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(pinoHttp({ logger, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }));
+  app.use(pinoHttp({ logger, genReqId: requestIdFor, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }));
+  app.use(requestIdScope);
   app.use(metrics.middleware);
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
@@ -99,6 +101,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       limitsPlugin(schema, config.env === 'production'),
       idempotencyPlugin(),
+      metrics.apolloPlugin,
       config.env === 'production' ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : ApolloServerPluginLandingPageLocalDefault({ footer: false }),
     ],
   });
@@ -112,7 +115,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
     whenReady,
     graphqlJson,
     expressMiddleware(apollo, {
-      context: ({ req }) => buildContext(services, req.headers.authorization, { ip: req.ip ?? '', userAgent: req.get('user-agent') }),
+      context: ({ req }) => buildContext(services, req.headers.authorization, requestMeta(req)),
     }),
   );
   const operations = loadOperations();

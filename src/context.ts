@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { Role } from './generated/prisma/enums';
 import type { Services } from './services';
 
@@ -12,6 +13,13 @@ export interface AuthUser {
 export interface RequestMeta {
   ip: string;
   userAgent?: string;
+  /** X-Request-Id: the caller's when well formed, else generated; on every log line of the request. */
+  requestId: string;
+}
+
+/** The request facts the domain may record (audit, rate limits), read the same way on both faces. */
+export function requestMeta(req: Request): RequestMeta {
+  return { ip: req.ip ?? '', userAgent: req.get('user-agent'), requestId: String(req.id) };
 }
 
 /** What every resolver sees, whichever face the request came through. */

@@ -1,6 +1,6 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
-import { buildContext } from '../context';
+import { buildContext, requestMeta } from '../context';
 import { HttpError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
 import { IDEMPOTENCY_HEADER, sendIdempotent } from './idempotency';
@@ -30,12 +30,12 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       const allow = [...new Set(matches.flatMap((c) => (c.route.method === 'GET' ? ['GET', 'HEAD'] : [c.route.method])))];
       return sendError(res, HttpError.methodNotAllowed(allow), services.logger);
     }
-    res.locals.route = `${hit.route.method} ${hit.route.path}`;
+    res.locals.route = `${req.baseUrl}${hit.route.path}`; // the pattern, for /metrics
     if (hit.route.noStore) res.set('Cache-Control', 'no-store');
     const values = hit.pattern.exec(req.path)!.slice(1);
     const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeURIComponent(values[i])]));
     try {
-      const ctx = await buildContext(services, req.headers.authorization, { ip: req.ip ?? '', userAgent: req.get('user-agent') });
+      const ctx = await buildContext(services, req.headers.authorization, requestMeta(req));
       // As Laravel's auth middleware does, authentication answers before any input is looked at.
       if (hit.route.auth !== 'guest' && !ctx.user) throw new UnauthenticatedError();
       const body = hit.route.multipartFile
