@@ -1,3 +1,5 @@
+// First: tracing must patch http, express, graphql and Prisma before they are loaded.
+import { stopTracing } from './tracing';
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { createGateway } from './app';
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
     await gateway.stop();
     await pushOutbox.stop();
     await db.close();
+    await stopTracing();
     logger.info('stopped');
     process.exit(0);
   };
