@@ -116,12 +116,22 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(db.attributes.find((a) => a.key === 'db.query.text')?.value.stringValue).toMatch(/SELECT/i);
   });
 
-  it('leaves probes untraced', async () => {
+  it('leaves probes untraced and keeps secrets out of spans (GraphQL literals, bearer tokens, SQL values)', async () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    // The GraphQL request after it is exported; the probe, sent first, never is.
-    await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
-    await collector.until(() => collector.spans.filter((s) => s.kind === SERVER).length >= 3 || undefined);
-    expect(collector.spans.some((s) => s.attributes.some((a) => a.value.stringValue === '/healthz'))).toBe(false);
+    // Sent after the probe: once its spans are exported, the probe's would have been too.
+    const secret = 'Sup3rSecretLiteral';
+    const login = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer not.a.real-token' },
+      body: JSON.stringify({ query: `mutation TracedLogin { login(email: "nobody@example.com", password: "${secret}") { accessToken } }` }),
+    });
+    expect(login.status).toBe(200);
+    await collector.until(() => collector.spans.find((s) => s.name === 'mutation TracedLogin'));
+    const exported = JSON.stringify(collector.spans);
+    expect(exported).not.toContain('/healthz');
+    expect(exported).not.toContain(secret);
+    expect(exported).not.toContain('nobody@example.com');
+    expect(exported).not.toContain('not.a.real-token');
   });
 });
 
