@@ -14,6 +14,8 @@ interface Inbox {
   logins: string[];
   /** The next message that arrives (or has arrived) after `seen` messages. */
   next(seen: number): Promise<ParsedMail>;
+  /** Keeps the next message's transaction open (no reply to DATA) until the returned function is called. */
+  holdNext(): () => void;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ async function startInbox(options: { reject?: boolean } = {}): Promise<Inbox> {
   const messages: ParsedMail[] = [];
   const logins: string[] = [];
   const waiters: Array<() => void> = [];
+  let hold: Promise<void> | undefined;
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
@@ -36,8 +39,11 @@ async function startInbox(options: { reject?: boolean } = {}): Promise<Inbox> {
       callback(null, { user: auth.username });
     },
     onData(stream, _session, callback) {
+      const held = hold;
+      hold = undefined;
       simpleParser(stream)
-        .then((mail) => {
+        .then(async (mail) => {
+          await held;
           if (options.reject) return callback(Object.assign(new Error('Message rejected'), { responseCode: 554 }));
           messages.push(mail);
           waiters.splice(0).forEach((w) => w());
@@ -55,6 +61,11 @@ async function startInbox(options: { reject?: boolean } = {}): Promise<Inbox> {
     async next(seen) {
       while (messages.length <= seen) await new Promise<void>((resolve) => waiters.push(resolve));
       return messages[seen];
+    },
+    holdNext() {
+      let release!: () => void;
+      hold = new Promise<void>((resolve) => (release = resolve));
+      return release;
     },
     close: () => new Promise<void>((resolve) => server.close(resolve)),
   };
@@ -108,6 +119,17 @@ describe('mail over SMTP (SMTP_URL)', () => {
     expect(notice.text).toContain(`The password of ${email} was just changed`);
     expect(notice.html).toContain(`The password of ${email} was just changed`);
     expect(notice.text).not.toContain(token);
+  });
+
+  it('answers a reset request without waiting for the mail server', async () => {
+    const { email } = await register(t, 'Slow Relay');
+    const seen = inbox.messages.length;
+    const release = inbox.holdNext();
+    const res = await t.http.post('/api/v1/auth/password/forgot').send({ email });
+    expect(res.status).toBe(200);
+    expect(inbox.messages).toHaveLength(seen); // the server has not accepted the message yet
+    release();
+    expect((await inbox.next(seen)).subject).toBe('Reset your password');
   });
 
   it('tells the account holder at the old address when the account is deleted', async () => {

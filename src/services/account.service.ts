@@ -66,8 +66,8 @@ export class AccountService {
       await expireOpenResets(tx, user.id, now);
       await tx.passwordReset.create({ data: { userId: user.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MINUTES * 60_000) } });
     });
-    // A failing transport must not tell the caller that the address exists.
-    await this.sendQuietly(passwordResetMail(user, token, RESET_TOKEN_TTL_MINUTES), 'password reset');
+    // Neither a slow nor a failing transport may tell the caller that the address exists.
+    this.sendInBackground(passwordResetMail(user, token, RESET_TOKEN_TTL_MINUTES), 'password reset');
     return true;
   }
 
@@ -93,7 +93,7 @@ export class AccountService {
       await tx.user.update({ where: { id: userId }, data: { passwordHash } });
       await this.auth.revokeAllSessions(userId, undefined, tx);
     });
-    await this.sendQuietly(passwordChangedMail(user), 'password changed notice');
+    this.sendInBackground(passwordChangedMail(user), 'password changed notice');
     return true;
   }
 
@@ -149,20 +149,17 @@ export class AccountService {
       await expireOpenResets(tx, user.id, now);
       await this.auth.revokeAllSessions(user.id, undefined, tx);
     });
-    await this.sendQuietly(accountDeletedMail(recipient), 'account deletion notice');
+    this.sendInBackground(accountDeletedMail(recipient), 'account deletion notice');
     return true;
   }
 
   /**
-   * Mail is sent after the change is committed and never undoes or fails it: a transport error is
-   * logged (without the message, which may hold a token) and the answer stays the same.
+   * Mail is sent after the change is committed, without holding up the answer (an SMTP round trip
+   * would make a registered address answer visibly slower), and never undoes or fails the change: a
+   * transport error is logged, without the message, which may hold a token.
    */
-  private async sendQuietly(message: MailMessage, what: string): Promise<void> {
-    try {
-      await this.mailer.send(message);
-    } catch (err) {
-      this.logger.error({ err }, `${what} mail could not be sent`);
-    }
+  private sendInBackground(message: MailMessage, what: string): void {
+    this.mailer.send(message).catch((err: unknown) => this.logger.error({ err }, `${what} mail could not be sent`));
   }
 
   /**
