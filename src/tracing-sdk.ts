@@ -1,6 +1,7 @@
 import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
 
@@ -8,10 +9,10 @@ import { PrismaInstrumentation } from '@prisma/instrumentation';
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Starts the OpenTelemetry SDK with the HTTP, Express, GraphQL and Prisma instrumentations. The
- * exporter, its protocol (http/protobuf by default), headers, sampler and service name come from the
- * standard OTEL_* variables; metrics and logs stay with Prometheus and stdout unless
- * OTEL_METRICS_EXPORTER / OTEL_LOGS_EXPORTER ask otherwise.
+ * Starts the OpenTelemetry SDK with the HTTP, Express, GraphQL and Prisma instrumentations, and pino's
+ * for trace ids in log lines. The exporter, its protocol (http/protobuf by default), headers, sampler
+ * and service name come from the standard OTEL_* variables; metrics and logs stay with Prometheus and
+ * stdout unless OTEL_METRICS_EXPORTER / OTEL_LOGS_EXPORTER ask otherwise.
  */
 export function startTracing(): NodeSDK {
   process.env.OTEL_METRICS_EXPORTER ??= 'none';
@@ -24,6 +25,8 @@ export function startTracing(): NodeSDK {
       // Trivial resolvers (a property read) would add a span per field of every list item.
       new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true }),
       new PrismaInstrumentation(),
+      // trace_id and span_id on each log line written inside a span: from a log line to its trace.
+      new PinoInstrumentation({ disableLogSending: true }),
     ],
   });
   sdk.start();

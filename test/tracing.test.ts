@@ -80,7 +80,7 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const { port } = await server.logged((l) => typeof l.port === 'number');
     await server.logged((l) => l.msg === 'ready');
     base = `http://127.0.0.1:${port as number}`;
-  });
+  }, 180_000); // a cold start (TypeScript compiled on the fly, fresh embedded database, migrations) on a busy machine
   afterAll(async () => {
     if (server.child.exitCode === null) {
       server.child.kill('SIGTERM');
@@ -114,6 +114,9 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(names.some((n) => n.startsWith('graphql.') || n.startsWith('query '))).toBe(true);
     expect(names.some((n) => n === 'prisma:client:operation')).toBe(true);
     expect(db.attributes.find((a) => a.key === 'db.query.text')?.value.stringValue).toMatch(/SELECT/i);
+    // The request's log lines name the trace: from a log line to its trace and back.
+    const completed = await server.logged((l) => l.msg === 'request completed' && (l.req as { url: string }).url === target);
+    expect(completed.trace_id).toBe(root.traceId);
   });
 
   it('leaves probes untraced and keeps secrets out of spans (GraphQL literals, bearer tokens, SQL values)', async () => {
