@@ -46,10 +46,13 @@ function countingClient(adapter: SqlMigrationAwareDriverAdapterFactory) {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    // Our own pool, handed to the adapter, so that /metrics can read its counters; closed here, after Prisma.
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    const adapterFactory = new PrismaPg(pool);
-    const { prisma, queryCount } = countingClient(adapterFactory);
+    const poolConfig = { connectionString: options.databaseUrl, max: options.poolSize ?? 10 };
+    // The client's pool is ours, so that /metrics can read its counters (closed here, after Prisma). The
+    // schema engine keeps a factory that opens pools of its own: sharing the client's pool, a migration
+    // holding its connections could wait forever for one more (with a pool of 1, it did).
+    const pool = new pg.Pool(poolConfig);
+    const { prisma, queryCount } = countingClient(new PrismaPg(pool));
+    const adapterFactory = new PrismaPg(poolConfig);
     return {
       kind: 'postgres',
       prisma,
