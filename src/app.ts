@@ -17,6 +17,7 @@ import { AppError, HttpError, NotFoundError, ServiceUnavailableError, Unauthenti
 import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { idempotencyPlugin } from './idempotency.plugin';
 import { createMetrics } from './metrics';
+import { requestIdFor, requestIdScope } from './request-id';
 import { sendError } from './rest/respond';
 import { buildOpenApi } from './rest/openapi';
 import { loadOperations } from './rest/operations';
@@ -86,14 +87,15 @@ export async function createGateway(config: Config, db: Database, services: Serv
   const schema = await buildGatewaySchema();
   const app = express();
   const server = http.createServer(app);
-  const metrics = createMetrics(db.queryCount);
+  const metrics = createMetrics({ queryCount: db.queryCount, poolStats: db.poolStats, pendingPushes: () => services.notifications.pendingPushes() }, logger);
   let ready = false;
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   // CSP is off: this serves JSON, plus Apollo Sandbox and the API reference page, which load their own scripts.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(pinoHttp({ logger, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }));
+  app.use(pinoHttp({ logger, genReqId: requestIdFor, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }));
+  app.use(requestIdScope);
   app.use(metrics.middleware);
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
@@ -118,6 +120,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       limitsPlugin(schema, config.env === 'production'),
       idempotencyPlugin(),
+      metrics.apolloPlugin,
       config.env === 'production' ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : ApolloServerPluginLandingPageLocalDefault({ footer: false }),
     ],
   });

@@ -50,6 +50,14 @@ export interface Config {
   auditSealIntervalMs: number;
   /** Audit events older than this many days are pruned (as a sealed prefix); undefined keeps them forever. */
   auditRetentionDays: number | undefined;
+
+  // --- Mail and observability ---
+  /** smtp://user:pass@host:587 (or smtps://…); unset → mail goes to the log (dropped in production). */
+  smtpUrl: string | undefined;
+  /** The From header of outgoing mail. */
+  mailFrom: string;
+  /** `pretty` (pino-pretty) or `json`; unset → pretty in development on a terminal, JSON otherwise. */
+  logFormat: 'json' | 'pretty' | undefined;
 }
 
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
@@ -60,6 +68,20 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+function logFormat(raw: string | undefined): Config['logFormat'] {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw !== 'json' && raw !== 'pretty') throw new Error(`LOG_FORMAT must be "json" or "pretty", got "${raw}"`);
+  return raw;
+}
+
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!URL.canParse(raw) || !['smtp:', 'smtps:'].includes(new URL(raw).protocol)) {
+    throw new Error('SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587');
+  }
+  return raw;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -106,5 +128,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // ---- audit trail ----
     auditSealIntervalMs: int(env, 'AUDIT_SEAL_INTERVAL_MS', 5000),
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 0) || undefined,
+
+    // --- Mail and observability ---
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || 'Investment Platform <no-reply@localhost>',
+    logFormat: logFormat(env.LOG_FORMAT),
   };
 }

@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { Role } from './generated/prisma/enums';
 import type { Services } from './services';
 
@@ -12,17 +13,13 @@ export interface AuthUser {
 export interface RequestMeta {
   ip: string;
   userAgent?: string;
-  /** The caller's `X-Request-Id`, when well-formed (recorded on audit events). */
-  requestId?: string;
+  /** X-Request-Id: the caller's when well formed, else generated; on every log line of the request. */
+  requestId: string;
 }
 
-/** Printable ASCII without spaces, 1..128 characters: anything else is not taken as a request id. */
-const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
-
-/** The request facts both faces put into the context (client IP as `trust proxy` sees it). */
-export function requestMeta(req: { ip?: string; get(name: string): string | undefined }): RequestMeta {
-  const requestId = req.get('x-request-id');
-  return { ip: req.ip ?? '', userAgent: req.get('user-agent'), requestId: requestId && REQUEST_ID.test(requestId) ? requestId : undefined };
+/** The request facts the domain may record (audit, rate limits), read the same way on both faces. */
+export function requestMeta(req: Request): RequestMeta {
+  return { ip: req.ip ?? '', userAgent: req.get('user-agent'), requestId: String(req.id) };
 }
 
 /** What every resolver sees, whichever face the request came through. */

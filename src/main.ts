@@ -1,3 +1,5 @@
+// First: tracing must patch http, express, graphql and Prisma before they are loaded.
+import { stopTracing } from './tracing';
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { createGateway } from './app';
@@ -15,7 +17,7 @@ import { PushOutbox } from './services/push/outbox';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { format: config.logFormat, env: config.env });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   logger.info({ database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'database opened');
   const services = createServices(db.prisma, config, logger);
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
     await pushOutbox.stop();
     await services.audit.stop();
     await db.close();
+    await stopTracing();
     logger.info('stopped');
     process.exit(0);
   };

@@ -1,15 +1,48 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PoolStats } from './db/database';
+import { normalizeError } from './errors';
 
-/** Prometheus metrics for operators: process defaults plus request latency per route and status. */
-export function createMetrics(queryCount: () => number) {
+/** What the metrics read from the rest of the gateway, on each scrape. */
+export interface MetricsSources {
+  /** SQL statements sent since start. */
+  queryCount(): number;
+  /** Connection pool usage; undefined where there is no pool (embedded PGlite). */
+  poolStats(): PoolStats | undefined;
+  /** Push deliveries waiting in the outbox. */
+  pendingPushes(): Promise<number>;
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** Operation names are chosen by clients: past this many distinct names, new ones share one label. */
+const MAX_OPERATION_NAMES = 100;
+const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const ERROR_CODE = /^[A-Z_]{1,40}$/;
+
+/** `/api/v1/distributions/:id` → `/api/v1/distributions/{id}`: the pattern, never the raw path. */
+const routeLabel = (req: Request, res: Response): string => {
+  const pattern = (res.locals.route as string | undefined) ?? (req.route ? `${req.baseUrl}${String(req.route.path)}` : req.baseUrl || 'unmatched');
+  return pattern.replace(/:(\w+)/g, '{$1}');
+};
+
+/** Prometheus metrics for operators: process defaults, request latency, GraphQL operations, pool, outbox. */
+export function createMetrics(sources: MetricsSources, logger: Logger) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'HTTP request latency by route and status',
+    help: 'HTTP request latency by method, route pattern (REST routes as in the route table) and status',
     labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const operations = new Histogram({
+    name: 'graphql_operation_duration_seconds',
+    help: 'GraphQL operations on /graphql by operation name, type and outcome (ok or the first error code)',
+    labelNames: ['operation', 'type', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
   const graphqlErrors = new Counter({ name: 'graphql_errors_total', help: 'GraphQL errors by code', labelNames: ['code'] as const, registers: [registry] });
@@ -19,16 +52,72 @@ export function createMetrics(queryCount: () => number) {
     help: 'SQL statements sent to the database since start',
     registers: [registry],
     collect() {
-      this.set(queryCount());
+      this.set(sources.queryCount());
+    },
+  });
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database pool connections by state: total (open), idle, waiting (callers queued for one)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const stats = sources.poolStats();
+      if (!stats) return;
+      this.set({ state: 'total' }, stats.total);
+      this.set({ state: 'idle' }, stats.idle);
+      this.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
+  new Gauge({
+    name: 'push_outbox_pending',
+    help: 'Push deliveries waiting to be sent (read on each scrape)',
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await sources.pendingPushes());
+      } catch (err) {
+        // A scrape must not fail with the database: the gauge keeps its last value.
+        logger.warn({ err }, 'push outbox backlog could not be read');
+      }
     },
   });
 
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     const stop = duration.startTimer({ method: req.method });
-    res.on('finish', () => stop({ route: (res.locals.route as string | undefined) ?? (req.baseUrl || 'other'), status: String(res.statusCode) }));
+    res.on('finish', () => stop({ route: routeLabel(req, res), status: String(res.statusCode) }));
     next();
   };
-  return { registry, middleware, graphqlErrors };
+
+  const named = new Set<string>();
+  const operationLabel = (name: string | null | undefined): string => {
+    if (!name) return '(anonymous)';
+    if (named.has(name)) return name;
+    if (!OPERATION_NAME.test(name) || named.size >= MAX_OPERATION_NAMES) return '(other)';
+    named.add(name);
+    return name;
+  };
+
+  /** Times each /graphql operation; requests that never resolve an operation count as `(unknown)`. */
+  const apolloPlugin: ApolloServerPlugin = {
+    async requestDidStart() {
+      const stop = operations.startTimer();
+      let operation = '(unknown)';
+      let type = 'unknown';
+      return {
+        async didResolveOperation(ctx) {
+          operation = operationLabel(ctx.operationName);
+          type = ctx.operation?.operation ?? 'unknown';
+        },
+        async willSendResponse(ctx) {
+          const first = ctx.errors?.[0];
+          const code = first ? String(normalizeError(first).extensions.code ?? 'INTERNAL_SERVER_ERROR') : 'ok';
+          stop({ operation, type, outcome: code === 'ok' || ERROR_CODE.test(code) ? code : 'OTHER' });
+        },
+      };
+    },
+  };
+
+  return { registry, middleware, graphqlErrors, apolloPlugin };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client';
 
@@ -15,7 +16,15 @@ export interface Database {
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   /** SQL statements sent so far (the /metrics counter and the benchmark read it). */
   queryCount(): number;
+  /** Connection pool usage for /metrics; undefined where there is no pool (PGlite). */
+  poolStats(): PoolStats | undefined;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export interface DatabaseOptions {
@@ -37,9 +46,24 @@ function countingClient(adapter: SqlMigrationAwareDriverAdapterFactory) {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const adapterFactory = new PrismaPg({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    const { prisma, queryCount } = countingClient(adapterFactory);
-    return { kind: 'postgres', prisma, adapterFactory, queryCount, close: () => prisma.$disconnect() };
+    const poolConfig = { connectionString: options.databaseUrl, max: options.poolSize ?? 10 };
+    // The client's pool is ours, so that /metrics can read its counters (closed here, after Prisma). The
+    // schema engine keeps a factory that opens pools of its own: sharing the client's pool, a migration
+    // holding its connections could wait forever for one more (with a pool of 1, it did).
+    const pool = new pg.Pool(poolConfig);
+    const { prisma, queryCount } = countingClient(new PrismaPg(pool));
+    const adapterFactory = new PrismaPg(poolConfig);
+    return {
+      kind: 'postgres',
+      prisma,
+      adapterFactory,
+      queryCount,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
   }
   let pglite = options.pglite;
   if (!pglite) {
@@ -55,6 +79,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     prisma,
     adapterFactory,
     queryCount,
+    poolStats: () => undefined,
     close: async () => {
       await prisma.$disconnect();
       if (!options.pglite) await client.close();

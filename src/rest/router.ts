@@ -59,7 +59,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       const allow = [...new Set(matches.flatMap((c) => (c.route.method === 'GET' ? ['GET', 'HEAD'] : [c.route.method])))];
       return sendError(res, HttpError.methodNotAllowed(allow), services.logger);
     }
-    res.locals.route = `${hit.route.method} ${hit.route.path}`;
+    res.locals.route = `${req.baseUrl}${hit.route.path}`; // the pattern, for /metrics
     if (hit.route.noStore) res.set('Cache-Control', 'no-store');
     try {
       const ctx = await buildContext(services, req.headers.authorization, requestMeta(req));

@@ -5,7 +5,8 @@ import { ConflictError, ValidationError, type FieldErrors } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { InvestmentRequestStatus, Role, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { USER_SELECT, newOpaqueToken, sha256, toUserView, type AuthService, type UserView } from './auth.service';
-import type { Mailer } from './mailer';
+import { accountDeletedMail, passwordChangedMail, passwordResetMail } from './mail-templates';
+import type { MailMessage, Mailer } from './mailer';
 import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import type { RateLimitService } from './rate-limit.service';
 import { audit } from './audit.service';
@@ -67,21 +68,8 @@ export class AccountService {
       await tx.passwordReset.create({ data: { userId: user.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MINUTES * 60_000) } });
       await audit.record(tx, { action: 'user.password_reset_requested', target: { type: 'user', id: user.id } });
     });
-    try {
-      await this.mailer.send({
-        to: user.email,
-        subject: 'Reset your password',
-        text: [
-          `Hello ${user.name},`,
-          `Use this token to reset the password of ${user.email}. It expires in ${RESET_TOKEN_TTL_MINUTES} minutes and works once.`,
-          `Token: ${token}`,
-          'If you did not ask for a reset, ignore this message: your password stays as it is.',
-        ].join('\n\n'),
-      });
-    } catch (err) {
-      // A failing transport must not tell the caller that the address exists.
-      this.logger.error({ err }, 'password reset mail could not be sent');
-    }
+    // Neither a slow nor a failing transport may tell the caller that the address exists.
+    this.sendInBackground(passwordResetMail(user, token, RESET_TOKEN_TTL_MINUTES), 'password reset');
     return true;
   }
 
@@ -92,12 +80,12 @@ export class AccountService {
     const now = new Date();
     const record = await this.prisma.passwordReset.findUnique({
       where: { tokenHash: sha256(data.token) },
-      select: { id: true, userId: true, usedAt: true, expiresAt: true, user: { select: { email: true, deletedAt: true } } },
+      select: { id: true, userId: true, usedAt: true, expiresAt: true, user: { select: { name: true, email: true, deletedAt: true } } },
     });
     const fields: FieldErrors = { ...confirmationErrors(data.password, data.passwordConfirmation) };
     if (!record || record.usedAt || record.expiresAt <= now || record.user.deletedAt || record.user.email !== email) fields.token = [INVALID_TOKEN];
     if (Object.keys(fields).length) throw new ValidationError(fields);
-    const { id, userId } = record!;
+    const { id, userId, user } = record!;
     const passwordHash = await hashPassword(data.password);
     await this.prisma.$transaction(async (tx) => {
       // Conditional update: of two concurrent uses of one token, exactly one wins.
@@ -108,6 +96,7 @@ export class AccountService {
       await this.auth.revokeAllSessions(userId, undefined, tx);
       await audit.record(tx, { action: 'user.password_reset_completed', target: { type: 'user', id: userId } });
     });
+    this.sendInBackground(passwordChangedMail(user), 'password changed notice');
     return true;
   }
 
@@ -147,6 +136,8 @@ export class AccountService {
   async deleteAccount(user: AuthUser, password: string): Promise<boolean> {
     await this.assertPassword(user, password, 'password');
     const now = new Date();
+    // Read before the erasure: the notice goes to the address the account had.
+    const recipient = await this.prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { name: true, email: true } });
     await this.prisma.$transaction(async (tx) => {
       if (user.investorId !== null) await this.assertNothingHeld(tx, user.investorId);
       if (user.role === Role.ADMIN) {
@@ -163,7 +154,17 @@ export class AccountService {
       await this.auth.revokeAllSessions(user.id, undefined, tx);
       await audit.record(tx, { action: 'user.deleted', target: { type: 'user', id: user.id }, changes: { before: { deletedAt: null }, after: { deletedAt: now } } });
     });
+    this.sendInBackground(accountDeletedMail(recipient), 'account deletion notice');
     return true;
+  }
+
+  /**
+   * Mail is sent after the change is committed, without holding up the answer (an SMTP round trip
+   * would make a registered address answer visibly slower), and never undoes or fails the change: a
+   * transport error is logged, without the message, which may hold a token.
+   */
+  private sendInBackground(message: MailMessage, what: string): void {
+    this.mailer.send(message).catch((err: unknown) => this.logger.error({ err }, `${what} mail could not be sent`));
   }
 
   /**

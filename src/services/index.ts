@@ -17,7 +17,7 @@ import { InvestmentRequestService } from './investment-request.service';
 import { InvestorService } from './investor.service';
 import { KycService } from './kyc.service';
 import { LegalService } from './legal.service';
-import { LogMailer, type Mailer } from './mailer';
+import { createMailer, type Mailer } from './mailer';
 import { NotificationService } from './notification.service';
 import { PayoutService } from './payout.service';
 import { PortfolioService } from './portfolio.service';
@@ -37,7 +37,7 @@ export interface Services {
   redis: Redis | undefined;
   downloads: DownloadService;
   auth: AuthService;
-  /** Outgoing e-mail (password reset); tests spy on it. */
+  /** Outgoing e-mail (password reset, account notices); tests spy on it. */
   mailer: Mailer;
   account: AccountService;
   settings: SettingsService;
@@ -74,7 +74,7 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger): 
   });
   const downloads = new DownloadService(config.jwtSecret);
   const auth = new AuthService(prisma, config, limiter);
-  const mailer = new LogMailer(logger);
+  const mailer = createMailer(config, logger);
   const portfolio = new PortfolioService(prisma);
   return {
     prisma,

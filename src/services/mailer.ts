@@ -1,9 +1,13 @@
+import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
+import type { Config } from '../config';
 
 export interface MailMessage {
   to: string;
   subject: string;
+  /** The same content twice: plain text, and HTML with user content escaped (see mail-templates.ts). */
   text: string;
+  html: string;
 }
 
 /** Outgoing e-mail. A real transport (SMTP, an e-mail API) implements this; the services only send. */
@@ -11,14 +15,47 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
+/** SMTP through nodemailer; a connection per message, so nothing stays open between them. */
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+
+  /**
+   * `url`: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465. The timeouts keep a
+   * hanging server from holding a request for minutes; query parameters of the URL override them.
+   */
+  constructor(url: string, from: string) {
+    this.transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from });
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.transport.sendMail({ to: message.to, subject: message.subject, text: message.text, html: message.html });
+  }
+}
+
 /**
- * The default: writes each message to the log instead of sending it, so reset tokens can be picked
- * up on a developer machine. Messages carry secrets (reset tokens): use a real transport in production.
+ * Without SMTP_URL outside production: each message, reset token included, goes to the log at
+ * debug level (LOG_LEVEL=debug shows it), so a developer can follow a reset without a mail server.
  */
 export class LogMailer implements Mailer {
   constructor(private readonly logger: Logger) {}
 
   async send(message: MailMessage): Promise<void> {
-    this.logger.info({ mail: message }, `mail to ${message.to}: ${message.subject}`);
+    this.logger.debug({ mail: { to: message.to, subject: message.subject, text: message.text } }, `mail to ${message.to}: ${message.subject}`);
   }
+}
+
+/** Without SMTP_URL in production: nothing is sent, and the log says so without the message's content. */
+export class DroppingMailer implements Mailer {
+  constructor(private readonly logger: Logger) {}
+
+  async send(message: MailMessage): Promise<void> {
+    this.logger.warn({ mail: { subject: message.subject } }, 'mail dropped: SMTP_URL is not set');
+  }
+}
+
+export function createMailer(config: Pick<Config, 'env' | 'smtpUrl' | 'mailFrom'>, logger: Logger): Mailer {
+  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, config.mailFrom);
+  if (config.env !== 'production') return new LogMailer(logger);
+  logger.warn('SMTP_URL is not set: password reset mails and account notices are dropped');
+  return new DroppingMailer(logger);
 }

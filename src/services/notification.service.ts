@@ -2,7 +2,7 @@ import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
 import { NotFoundError } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
-import type { DevicePlatform, NotificationType } from '../generated/prisma/enums';
+import { PushStatus, type DevicePlatform, type NotificationType } from '../generated/prisma/enums';
 import { pageWindow, toPage, type Page } from '../pagination';
 
 type Tx = Pick<PrismaNs.TransactionClient, 'notification' | 'deviceToken' | 'userSettings' | 'pushDelivery'>;
@@ -104,6 +104,11 @@ const DEVICE_SELECT = { id: true, token: true, platform: true, createdAt: true, 
 /** A user's own notifications (staff included: nobody reads another user's) and their push device tokens. */
 export class NotificationService {
   constructor(private readonly prisma: Prisma) {}
+
+  /** Push deliveries still waiting in the outbox (the /metrics backlog gauge), counted on the (status, next_attempt_at) index. */
+  pendingPushes(): Promise<number> {
+    return this.prisma.pushDelivery.count({ where: { status: PushStatus.PENDING } });
+  }
 
   /** Newest first; with unreadFirst the unread ones come first, each part newest first. */
   async list(user: AuthUser, options: NotificationListOptions, page?: number | null, perPage?: number | null): Promise<Page<NotificationView>> {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
+import type { Logger } from 'pino';
 import request from 'supertest';
 import { createGateway, type Gateway } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
@@ -57,14 +58,20 @@ async function cloneTemplate(): Promise<{ db: Database; reopen: () => Promise<Da
   };
 }
 
-export async function startTestGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+/** `logger`: where the gateway logs (tests that read log lines pass a capturing one). */
+export async function startTestGateway(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestGateway> {
   const { db, reopen, drop } = await cloneTemplate();
-  return gatewayOn(db, env, reopen, drop);
+  return gatewayOn(db, env, reopen, drop, options.logger);
 }
 
-async function gatewayOn(db: Database, env: Record<string, string>, reopen: () => Promise<Database>, drop: () => Promise<void>): Promise<TestGateway> {
+async function gatewayOn(
+  db: Database,
+  env: Record<string, string>,
+  reopen: () => Promise<Database>,
+  drop: () => Promise<void>,
+  logger: Logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+): Promise<TestGateway> {
   const config = loadConfig({ NODE_ENV: 'test', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env });
-  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const services = createServices(db.prisma, config, logger);
   const gateway = await createGateway(config, db, services, logger);
   gateway.setReady(true);
@@ -87,7 +94,7 @@ async function gatewayOn(db: Database, env: Record<string, string>, reopen: () =
       return res.body;
     },
     async twin() {
-      return gatewayOn(await reopen(), env, reopen, async () => undefined);
+      return gatewayOn(await reopen(), env, reopen, async () => undefined, logger);
     },
     async close() {
       await gateway.stop();

@@ -1,0 +1,37 @@
+import { execFileSync } from 'node:child_process';
+import { loadConfig } from '../src/config';
+import { fromRoot } from '../src/paths';
+
+/** What one log call prints from a fresh process, stdout a terminal or not (pino-pretty runs in a worker thread). */
+function printed(options: { env?: string; format?: string; tty: boolean }): string {
+  const script = [
+    `process.stdout.isTTY = ${options.tty};`,
+    "const { createLogger } = require('./src/logger');",
+    `const logger = createLogger('info', { env: ${JSON.stringify(options.env)}, format: ${JSON.stringify(options.format)} });`,
+    "logger.info({ unit: 'A-1' }, 'hello operator');",
+  ].join('\n');
+  return execFileSync(process.execPath, ['-r', fromRoot('test/support/ts-register.js'), '-e', script], { cwd: fromRoot('.'), encoding: 'utf8' });
+}
+
+describe('log format', () => {
+  it('is readable in development on a terminal, and with LOG_FORMAT=pretty anywhere', () => {
+    for (const out of [printed({ env: 'development', tty: true }), printed({ env: 'production', format: 'pretty', tty: false })]) {
+      expect(out).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: hello operator\n\s+unit: "A-1"\n$/);
+    }
+  });
+
+  it('is one JSON object per line in production (terminal or not), when piped, and with LOG_FORMAT=json', () => {
+    for (const out of [printed({ env: 'production', tty: true }), printed({ env: 'development', tty: false }), printed({ env: 'development', format: 'json', tty: true })]) {
+      expect(JSON.parse(out)).toMatchObject({ level: 30, msg: 'hello operator', unit: 'A-1', service: 'investment-gateway' });
+    }
+  });
+
+  it('LOG_FORMAT and SMTP_URL refuse values they cannot use, naming the variable', () => {
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({}).logFormat).toBeUndefined();
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow('LOG_FORMAT must be "json" or "pretty", got "xml"');
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465' }).smtpUrl).toBe('smtps://u:p@mail.example.com:465');
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(() => loadConfig({ SMTP_URL: 'not a url' })).toThrow(/^SMTP_URL must be/);
+  });
+});
