@@ -4,7 +4,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
+import { ResilientPool, type PgTimeouts } from './pg-pool';
 
 export type Prisma = PrismaClient;
 
@@ -15,7 +18,16 @@ export interface Database {
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   /** SQL statements sent so far (the /metrics counter and the benchmark read it). */
   queryCount(): number;
+  /** One round trip outside Prisma (not counted in queryCount); rejects after `timeoutMs`. */
+  ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Timeouts (ms, 0 = none). Connection ones apply to PostgreSQL; the transaction ones to both. */
+export interface DatabaseTimeouts extends PgTimeouts {
+  /** Prisma interactive transactions: longest wait to start one, and longest life of one. */
+  transactionMaxWaitMs: number;
+  transactionMs: number;
 }
 
 export interface DatabaseOptions {
@@ -26,10 +38,27 @@ export interface DatabaseOptions {
   /** An already open PGlite (tests clone one per file). */
   pglite?: PGlite;
   poolSize?: number;
+  /** Unset → Prisma's and the server's defaults (scripts such as the seed run long statements). */
+  timeouts?: DatabaseTimeouts;
+  logger?: Logger;
 }
 
-function countingClient(adapter: SqlMigrationAwareDriverAdapterFactory) {
-  const prisma = new PrismaClient({ adapter: adapter as never, log: [{ emit: 'event', level: 'query' }] });
+export function databaseTimeouts(config: Config): DatabaseTimeouts {
+  return {
+    connectMs: config.dbConnectTimeoutMs,
+    statementMs: config.dbStatementTimeoutMs,
+    idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
+    transactionMaxWaitMs: config.dbTransactionMaxWaitMs,
+    transactionMs: config.dbTransactionTimeoutMs,
+  };
+}
+
+function countingClient(adapter: SqlMigrationAwareDriverAdapterFactory, timeouts: DatabaseTimeouts | undefined) {
+  const prisma = new PrismaClient({
+    adapter: adapter as never,
+    log: [{ emit: 'event', level: 'query' }],
+    ...(timeouts && { transactionOptions: { maxWait: timeouts.transactionMaxWaitMs || undefined, timeout: timeouts.transactionMs || undefined } }),
+  });
   let count = 0;
   prisma.$on('query', () => void count++);
   return { prisma: prisma as PrismaClient, queryCount: () => count };
@@ -37,9 +66,22 @@ function countingClient(adapter: SqlMigrationAwareDriverAdapterFactory) {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const adapterFactory = new PrismaPg({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    const { prisma, queryCount } = countingClient(adapterFactory);
-    return { kind: 'postgres', prisma, adapterFactory, queryCount, close: () => prisma.$disconnect() };
+    // Our own pool (the adapter accepts one and leaves it open): timeouts, error listeners and retries, see pg-pool.ts.
+    // The migration engine connects through the same factory, so it shares this pool and its listeners.
+    const pool = new ResilientPool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, timeouts: options.timeouts, logger: options.logger });
+    const adapterFactory = new PrismaPg(pool);
+    const { prisma, queryCount } = countingClient(adapterFactory, options.timeouts);
+    return {
+      kind: 'postgres',
+      prisma,
+      adapterFactory,
+      queryCount,
+      ping: (timeoutMs) => withTimeout(pool.query('SELECT 1'), timeoutMs),
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
   }
   let pglite = options.pglite;
   if (!pglite) {
@@ -49,15 +91,27 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const client = pglite;
   const adapterFactory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
-  const { prisma, queryCount } = countingClient(adapterFactory);
+  const { prisma, queryCount } = countingClient(adapterFactory, options.timeouts);
   return {
     kind: 'pglite',
     prisma,
     adapterFactory,
     queryCount,
+    ping: (timeoutMs) => withTimeout(client.query('SELECT 1'), timeoutMs),
     close: async () => {
       await prisma.$disconnect();
       if (!options.pglite) await client.close();
     },
   };
+}
+
+/** Rejects when `work` takes longer than `ms` (the work itself is not cancelled). */
+export async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  try {
+    await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
