@@ -49,8 +49,11 @@ export interface Gateway {
   setReady(ready: boolean): void;
   /** SIGTERM: /readyz answers 503 from now on; everything else is still served. */
   beginShutdown(): void;
-  /** Stops accepting, answers the requests already received (bounded by `timeoutMs`), stops Apollo and the ping loop. */
-  stop(timeoutMs?: number): Promise<void>;
+  /**
+   * Stops accepting, answers the requests already received (bounded by `timeoutMs`), stops Apollo and
+   * the ping loop. Returns the connections cut at the bound and the new ones that never sent a request.
+   */
+  stop(timeoutMs?: number): Promise<{ cut: number; silent: number }>;
 }
 
 /**
@@ -181,11 +184,12 @@ export async function createGateway(config: Config, db: Database, services: Serv
     beginShutdown: () => void (shuttingDown = true),
     async stop(timeoutMs = 30_000) {
       shuttingDown = true;
-      await drainer.drain(timeoutMs);
+      const drained = await drainer.drain(timeoutMs);
       await apollo.stop();
       await health.stop();
       if (metricsServer?.listening) await new Promise((resolve) => metricsServer.close(resolve));
       if (services.redis) await closeRedis(services.redis);
+      return drained;
     },
   };
 }

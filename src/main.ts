@@ -42,7 +42,8 @@ async function main(): Promise<void> {
     gateway.beginShutdown();
     await new Promise((resolve) => setTimeout(resolve, config.shutdownGraceMs));
     logger.info('shutting down: draining requests');
-    await gateway.stop(config.shutdownTimeoutMs);
+    const drained = await gateway.stop(config.shutdownTimeoutMs);
+    if (drained.cut || drained.silent) logger.warn(drained, 'shutting down: connections closed without an answer');
     await pushOutbox.stop();
     // An unreachable database must not hold the exit: closing is bounded too.
     await withTimeout(db.close(), config.dbConnectTimeoutMs + 1000).catch((err: unknown) => logger.warn({ err }, 'database did not close cleanly'));

@@ -14,7 +14,7 @@ export type Prisma = PrismaClient;
 export interface Database {
   kind: 'postgres' | 'pglite';
   prisma: PrismaClient;
-  /** The same connection, for the schema engine (migrations). */
+  /** For the schema engine (migrations). PostgreSQL: a pool of its own per engine connection, see openDatabase. */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   /** SQL statements sent so far (the /metrics counter and the benchmark read it). */
   queryCount(): number;
@@ -67,10 +67,21 @@ function countingClient(adapter: SqlMigrationAwareDriverAdapterFactory, timeouts
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     // Our own pool (the adapter accepts one and leaves it open): timeouts, error listeners and retries, see pg-pool.ts.
-    // The migration engine connects through the same factory, so it shares this pool and its listeners.
     const pool = new ResilientPool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, timeouts: options.timeouts, logger: options.logger });
-    const adapterFactory = new PrismaPg(pool);
-    const { prisma, queryCount } = countingClient(adapterFactory, options.timeouts);
+    const appFactory = new PrismaPg(pool);
+    const { prisma, queryCount } = countingClient(appFactory, options.timeouts);
+    // The schema engine gets pools of its own, with the same error listeners but no statement timeouts
+    // (a migration may rewrite a large table), ended when the engine lets go of them; session settings
+    // it makes never reach the application's connections.
+    const connectOnly = options.timeouts && { connectMs: options.timeouts.connectMs, statementMs: 0, idleInTransactionMs: 0 };
+    const enginePool = () =>
+      new PrismaPg(new ResilientPool({ connectionString: options.databaseUrl!, max: options.poolSize ?? 10, timeouts: connectOnly, logger: options.logger }), { disposeExternalPool: true });
+    const adapterFactory: SqlMigrationAwareDriverAdapterFactory = {
+      provider: appFactory.provider,
+      adapterName: appFactory.adapterName,
+      connect: () => enginePool().connect(),
+      connectToShadowDb: () => enginePool().connectToShadowDb(),
+    };
     return {
       kind: 'postgres',
       prisma,
