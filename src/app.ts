@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -13,8 +12,10 @@ import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { buildContext, requestMeta, type Context } from './context';
 import type { Database } from './db/database';
+import { DatabaseHealth } from './db/health';
 import { AppError, HttpError, NotFoundError, ServiceUnavailableError, UnauthenticatedError, normalizeError } from './errors';
 import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
+import { HttpDrainer } from './http-drain';
 import { idempotencyPlugin } from './idempotency.plugin';
 import { createMetrics } from './metrics';
 import { requestIdFor, requestIdScope } from './request-id';
@@ -47,7 +48,33 @@ export interface Gateway {
   schema: GraphQLSchema;
   /** Flipped by the caller once migrations and demo data are in place (/readyz). */
   setReady(ready: boolean): void;
-  stop(): Promise<void>;
+  /** SIGTERM: /readyz answers 503 from now on; everything else is still served. */
+  beginShutdown(): void;
+  /**
+   * Stops accepting, answers the requests already received (bounded by `timeoutMs`), stops Apollo and
+   * the ping loop. Returns the connections cut at the bound and the new ones that never sent a request.
+   */
+  stop(timeoutMs?: number): Promise<{ cut: number; silent: number }>;
+}
+
+/**
+ * GraphQL answers an unreachable database with HTTP 503 (Apollo otherwise sends resolver errors
+ * with 200); the body keeps the GraphQL shape with `extensions.code: SERVICE_UNAVAILABLE`.
+ */
+const unavailableStatus: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, response }) {
+        if (errors.some((e) => normalizeError(e) instanceof ServiceUnavailableError)) response.http.status = 503;
+      },
+    };
+  },
+};
+
+/** An error thrown while building the context: Apollo takes its HTTP status from `extensions.http` (else 500). */
+function withHttpStatus(err: unknown): unknown {
+  const e = normalizeError(err);
+  return e instanceof AppError ? new AppError(e.message, e.code, e.status, { ...e.extensions, http: { status: e.status } }) : err;
 }
 
 /** One formatter for GraphQL errors: our codes as they are, anything unexpected masked and logged. */
@@ -58,7 +85,8 @@ function formatError(logger: Logger, onError: (code: string) => void) {
     onError(code);
     if (e instanceof AppError) {
       if (e.status >= 500) logger.error({ err: (error as { originalError?: unknown }).originalError ?? error }, 'GraphQL resolver failed');
-      return { message: e.message, locations: formatted.locations, path: formatted.path, extensions: { ...e.extensions } };
+      const { http: _status, ...extensions } = e.extensions;
+      return { message: e.message, locations: formatted.locations, path: formatted.path, extensions };
     }
     return formatted;
   };
@@ -88,7 +116,11 @@ export async function createGateway(config: Config, db: Database, services: Serv
   const app = express();
   const server = http.createServer(app);
   const metrics = createMetrics({ queryCount: db.queryCount, poolStats: db.poolStats, pendingPushes: () => services.notifications.pendingPushes() }, logger);
-  let ready = false;
+  const drainer = new HttpDrainer(server);
+  const health = new DatabaseHealth(db.ping);
+  await health.start();
+  let migrated = false;
+  let shuttingDown = false;
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -99,10 +131,18 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.use(metrics.middleware);
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/readyz', (_req, res) => void res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'starting' }));
+  // Ready = migrations done, the database answered a ping within the last second, not shutting down.
+  app.get('/readyz', (_req, res) => {
+    const database = health.status();
+    const ready = migrated && database.ok && !shuttingDown;
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : shuttingDown ? 'shutting down' : migrated ? 'unavailable' : 'starting',
+      checks: { migrations: migrated ? 'done' : 'pending', database: database.detail, shutting_down: shuttingDown },
+    });
+  });
   const metricsServer = mountMetrics(app, config, metrics, logger);
 
-  const whenReady = (_req: Request, res: Response, next: NextFunction) => (ready ? next() : sendError(res, new ServiceUnavailableError(), logger));
+  const whenReady = (_req: Request, res: Response, next: NextFunction) => (migrated ? next() : sendError(res, new ServiceUnavailableError(), logger));
 
   const apollo = new ApolloServer<Context>({
     schema,
@@ -113,11 +153,11 @@ export async function createGateway(config: Config, db: Database, services: Serv
     allowBatchedHttpRequests: false,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
-    // main.ts owns SIGTERM/SIGINT (drain, then close the database); Apollo's own handler would stop twice and hang.
+    // main.ts owns SIGTERM/SIGINT (grace, drain, then close the database); the HTTP drain is ours (http-drain.ts).
     stopOnTerminationSignals: false,
     formatError: formatError(logger, (code) => metrics.graphqlErrors.inc({ code })),
     plugins: [
-      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      unavailableStatus,
       limitsPlugin(schema, config.env === 'production'),
       idempotencyPlugin(),
       metrics.apolloPlugin,
@@ -134,7 +174,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
     whenReady,
     graphqlJson,
     expressMiddleware(apollo, {
-      context: ({ req }) => buildContext(services, req.headers.authorization, requestMeta(req)),
+      context: ({ req }) => buildContext(services, req.headers.authorization, requestMeta(req)).catch((err: unknown) => Promise.reject(withHttpStatus(err))),
     }),
   );
   const operations = loadOperations();
@@ -162,12 +202,16 @@ export async function createGateway(config: Config, db: Database, services: Serv
     server,
     metricsServer,
     schema,
-    setReady: (value) => void (ready = value),
-    // Apollo's drain plugin closes the HTTP server and waits for in-flight requests.
-    stop: async () => {
+    setReady: (value) => void (migrated = value),
+    beginShutdown: () => void (shuttingDown = true),
+    async stop(timeoutMs = 30_000) {
+      shuttingDown = true;
+      const drained = await drainer.drain(timeoutMs);
       await apollo.stop();
+      await health.stop();
       if (metricsServer?.listening) await new Promise((resolve) => metricsServer.close(resolve));
       if (services.redis) await closeRedis(services.redis);
+      return drained;
     },
   };
 }

@@ -58,6 +58,21 @@ export interface Config {
   mailFrom: string;
   /** `pretty` (pino-pretty) or `json`; unset → pretty in development on a terminal, JSON otherwise. */
   logFormat: 'json' | 'pretty' | undefined;
+
+  // --- Database resilience and shutdown (see docs/api.md "Availability") ---
+  /** Connections to PostgreSQL in this process's pool. */
+  dbPoolSize: number;
+  /** Timeouts in ms (0 = none): connect/acquire, one statement, idle inside a transaction. */
+  dbConnectTimeoutMs: number;
+  dbStatementTimeoutMs: number;
+  dbIdleInTransactionTimeoutMs: number;
+  /** Interactive transactions: longest wait to start one, longest life of one. */
+  dbTransactionMaxWaitMs: number;
+  dbTransactionTimeoutMs: number;
+  /** After SIGTERM: how long /readyz says 503 while everything else is still served. */
+  shutdownGraceMs: number;
+  /** After the grace: the longest wait for in-flight requests before connections are cut. */
+  shutdownTimeoutMs: number;
 }
 
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
@@ -133,5 +148,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Investment Platform <no-reply@localhost>',
     logFormat: logFormat(env.LOG_FORMAT),
+
+    // --- Database resilience and shutdown ---
+    dbPoolSize: int(env, 'DB_POOL_SIZE', 10),
+    dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 2000),
+    dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 5000),
+    dbIdleInTransactionTimeoutMs: int(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 10_000),
+    dbTransactionMaxWaitMs: int(env, 'DB_TRANSACTION_MAX_WAIT_MS', 2000),
+    dbTransactionTimeoutMs: int(env, 'DB_TRANSACTION_TIMEOUT_MS', 10_000),
+    // Production: long enough for a load balancer's health check to notice; elsewhere nobody is watching.
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', nodeEnv === 'production' ? 5000 : 0),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 30_000),
   };
 }

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
+import { isConnectionLost } from './db/pg-pool';
 
 /**
  * The one error module. Each error is a GraphQLError with `extensions.code` (GraphQL face) and an
@@ -90,14 +91,22 @@ export class HttpError extends AppError {
   static unsupportedMediaType = () => new HttpError('Unsupported media type.', 'UNSUPPORTED_MEDIA_TYPE', 415);
 }
 
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P03', '53300', 'P1001', 'P1002', 'P1017']);
+/**
+ * The database, not the request, failed: connection lost or refused, a timeout (statement, connect,
+ * transaction), too many connections. Prisma codes: P1001 unreachable, P1002/P1008 timed out,
+ * P1017 connection closed, P2024 pool timeout, P2028 transaction could not start or expired,
+ * P2037 too many connections.
+ */
+const UNAVAILABLE_CODES = new Set(['57014', '25P03', '53300', 'P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2037']);
+
+type ErrorLike = { code?: unknown; cause?: unknown; errorCode?: unknown; originalCode?: unknown; name?: unknown; message?: unknown; meta?: { driverAdapterError?: unknown } };
 
 function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown; errorCode?: unknown; name?: unknown; message?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
-    if (typeof e.errorCode === 'string' && UNAVAILABLE_CODES.has(e.errorCode)) return true;
+  for (let e = err as ErrorLike | undefined, depth = 0; e && depth < 6; e = (e.meta?.driverAdapterError ?? e.cause) as ErrorLike | undefined, depth++) {
+    if (isConnectionLost(e)) return true;
+    if ([e.code, e.errorCode, e.originalCode].some((c) => typeof c === 'string' && (UNAVAILABLE_CODES.has(c) || isConnectionLost({ code: c })))) return true;
     if (e.name === 'PrismaClientInitializationError') return true;
-    if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|PGlite is closed/i.test(e.message)) return true;
+    if (typeof e.message === 'string' && /PGlite is closed/i.test(e.message)) return true;
   }
   return false;
 }

@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { createGateway } from './app';
 import { loadConfig } from './config';
-import { openDatabase } from './db/database';
+import { databaseTimeouts, openDatabase, withTimeout } from './db/database';
 import { prepareDatabase } from './db/prepare';
 import { createLogger } from './logger';
 import { createServices } from './services';
@@ -13,12 +13,16 @@ import { PushOutbox } from './services/push/outbox';
 
 /**
  * Starts the gateway: listens at once (/healthz), then migrates and loads demo data, then reports
- * ready (/readyz) and serves the API. SIGTERM/SIGINT drain in-flight requests and close the database.
+ * ready (/readyz) and serves the API.
+ *
+ * SIGTERM/SIGINT: /readyz turns 503 at once while everything else is served for SHUTDOWN_GRACE_MS
+ * (so a load balancer stops sending traffic), then the server stops accepting, answers every request
+ * already received (bounded by SHUTDOWN_TIMEOUT_MS), closes the database and exits 0.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, { format: config.logFormat, env: config.env });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize, timeouts: databaseTimeouts(config), logger });
   logger.info({ database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'database opened');
   const services = createServices(db.prisma, config, logger);
   const gateway = await createGateway(config, db, services, logger);
@@ -36,12 +40,16 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: draining requests');
-    gateway.setReady(false);
-    await gateway.stop();
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: not ready, still serving');
+    gateway.beginShutdown();
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownGraceMs));
+    logger.info('shutting down: draining requests');
+    const drained = await gateway.stop(config.shutdownTimeoutMs);
+    if (drained.cut || drained.silent) logger.warn(drained, 'shutting down: connections closed without an answer');
     await pushOutbox.stop();
     await services.audit.stop();
-    await db.close();
+    // An unreachable database must not hold the exit: closing is bounded too.
+    await withTimeout(db.close(), config.dbConnectTimeoutMs + 1000).catch((err: unknown) => logger.warn({ err }, 'database did not close cleanly'));
     await stopTracing();
     logger.info('stopped');
     process.exit(0);

@@ -1,21 +1,27 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { Client } from 'pg';
 import { MIGRATIONS_DIR } from '../src/db/migrate';
 import { fromRoot } from '../src/paths';
+import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './support/template';
 
 const migrationNames = () => readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 
 type LogLine = Record<string, unknown>;
 
+const started: ReturnType<typeof spawn>[] = [];
+
 /** Starts the real entry point (src/main.ts) in a child process on a fresh embedded database. */
-function startServer(dataDir: string) {
+function startServer(dataDir: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['-r', fromRoot('test/support/ts-register.js'), fromRoot('src/main.ts')], {
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, SEED_ON_START: 'false', LOG_LEVEL: 'info', NODE_ENV: 'development', DATABASE_URL: '' },
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, SEED_ON_START: 'false', LOG_LEVEL: 'info', NODE_ENV: 'development', DATABASE_URL: '', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  started.push(child);
   const lines: LogLine[] = [];
   const waiters: Array<{ test: (l: LogLine) => boolean; resolve: (l: LogLine) => void }> = [];
   createInterface({ input: child.stdout! }).on('line', (text) => {
@@ -31,17 +37,76 @@ function startServer(dataDir: string) {
       if (seen) resolve(seen);
       else waiters.push({ test, resolve });
     });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, logged, exited };
+  // 'close', not 'exit': by then every line the process wrote has been read.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, logged, exited, lines };
+}
+
+type Answer = { status: number; complete: boolean; connection?: string } | { error: string };
+
+/**
+ * One POST on its own connection. `sent` resolves once the whole request is handed to the kernel;
+ * `answer` with the complete response, or the socket error (ECONNRESET…) that replaced it.
+ */
+function post(port: number, path: string, token: string, body: object) {
+  const payload = JSON.stringify(body);
+  let markSent!: () => void;
+  const sent = new Promise<void>((resolve) => (markSent = resolve));
+  const answer = new Promise<Answer>((resolve) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), authorization: `Bearer ${token}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, complete: res.complete, connection: res.headers.connection }));
+        res.on('error', (err) => resolve({ error: String((err as NodeJS.ErrnoException).code ?? err.message) }));
+      },
+    );
+    req.on('error', (err) => resolve({ error: String((err as NodeJS.ErrnoException).code ?? err.message) }));
+    req.end(payload, markSent);
+  });
+  return { sent, answer };
+}
+
+async function register(port: number, email: string): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Shutdown Test', email, password: 'Secret123!', password_confirmation: 'Secret123!' }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { data: { access_token: string } }).data.access_token;
+}
+
+/**
+ * The database for a child gateway: on a PostgreSQL run a copy of the test template (requests then
+ * really are in flight when the signal arrives: PGlite answers them one at a time in the gateway's own
+ * thread), else the embedded database in `dataDir`.
+ */
+async function childDatabase(dataDir: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+  const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
+  if (info?.kind !== 'postgres') return { env: { DATA_DIR: dataDir }, drop: async () => undefined };
+  const name = `gateway_shutdown_${process.pid}`;
+  const admin = async (sql: string) => {
+    const c = new Client({ connectionString: info.serverUrl });
+    await c.connect();
+    await c.query(sql).finally(() => c.end());
+  };
+  await admin(`CREATE DATABASE ${name} TEMPLATE ${info.location}`);
+  return { env: { DATABASE_URL: withDatabase(info.serverUrl!, name) }, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 describe('process lifecycle', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-lifecycle-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  // A failed test must not leave its gateway running.
+  afterEach(() => void (started.at(-1)?.exitCode === null && started.at(-1)?.kill('SIGKILL')));
 
-  it('migrates a fresh embedded database, reports ready, and on SIGTERM drains, closes the database and exits 0', async () => {
+  // Starting the real entry point (TypeScript transpiled on the fly, a fresh database migrated) is slow on a busy machine.
+  const PROCESS_TEST_MS = 150_000;
+
+  it('migrates a fresh embedded database, reports ready, and on SIGTERM closes the database and exits 0', async () => {
     const server = startServer(dataDir);
-    const { port } = await server.logged((l) => typeof l.port === 'number');
+    const port = (await server.logged((l) => typeof l.port === 'number')).port as number;
     await server.logged((l) => l.msg === 'ready');
     expect((await server.logged((l) => l.msg === 'migrations applied')).applied).toEqual(migrationNames());
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
@@ -50,5 +115,55 @@ describe('process lifecycle', () => {
     server.child.kill('SIGTERM');
     await server.logged((l) => l.msg === 'stopped');
     expect(await server.exited).toBe(0);
-  });
+  }, PROCESS_TEST_MS);
+
+  it('on SIGTERM with 200 writes in flight answers every fully sent request completely, then exits 0', async () => {
+    const db = await childDatabase(dataDir);
+    try {
+      // Generous connect and drain bounds: the requests wait for the pool instead of failing fast, and
+      // the drain's bound is not what is under test (a busy machine may need long for 200 writes).
+      const server = startServer(dataDir, { ...db.env, DB_CONNECT_TIMEOUT_MS: '60000', DB_TRANSACTION_MAX_WAIT_MS: '60000', SHUTDOWN_TIMEOUT_MS: '120000' });
+      const port = (await server.logged((l) => typeof l.port === 'number')).port as number;
+      await server.logged((l) => l.msg === 'ready');
+      const token = await register(port, 'drain@example.com');
+
+      const requests = Array.from({ length: 200 }, (_, i) => post(port, '/api/v1/notifications/fcm-token', token, { token: `drain-${i}-${'x'.repeat(40)}`, platform: 'android' }));
+      await Promise.all(requests.map((r) => r.sent));
+      server.child.kill('SIGTERM');
+      const answers = await Promise.all(requests.map((r) => r.answer));
+      expect(await server.exited).toBe(0);
+
+      expect({
+        cutOrSilent: server.lines.filter((l) => l.msg === 'shutting down: connections closed without an answer'),
+        resets: answers.filter((a) => 'error' in a),
+        incompleteOrUnexpected: answers.filter((a) => 'status' in a && (!a.complete || ![201, 503].includes(a.status))),
+        stopped: server.lines.some((l) => l.msg === 'stopped'),
+      }).toEqual({ cutOrSilent: [], resets: [], incompleteOrUnexpected: [], stopped: true });
+    } finally {
+      await db.drop();
+    }
+  }, PROCESS_TEST_MS);
+
+  // Runs on the database migrated above (a second start finds the schema up to date).
+  it('on SIGTERM says not ready at once but keeps serving for SHUTDOWN_GRACE_MS, then stops and exits 0', async () => {
+    const server = startServer(dataDir, { SHUTDOWN_GRACE_MS: '3000' });
+    const port = (await server.logged((l) => typeof l.port === 'number')).port as number;
+    await server.logged((l) => l.msg === 'ready');
+    const base = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+
+    server.child.kill('SIGTERM');
+    await server.logged((l) => l.msg === 'shutting down: not ready, still serving');
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'shutting down', checks: { migrations: 'done', database: 'ok', shutting_down: true } });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const served = await fetch(`${base}/api/v1/public/categories`);
+    expect(served.status).toBe(200);
+    // Still inside the grace: the drain has not begun.
+    expect(server.lines.some((l) => l.msg === 'shutting down: draining requests')).toBe(false);
+
+    await server.logged((l) => l.msg === 'stopped');
+    expect(await server.exited).toBe(0);
+  }, PROCESS_TEST_MS);
 });

@@ -3,21 +3,25 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
+import { ResilientPool, type PgTimeouts } from './pg-pool';
 
 export type Prisma = PrismaClient;
 
 export interface Database {
   kind: 'postgres' | 'pglite';
   prisma: PrismaClient;
-  /** The same connection, for the schema engine (migrations). */
+  /** For the schema engine (migrations). PostgreSQL: a pool of its own per engine connection, see openDatabase. */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   /** SQL statements sent so far (the /metrics counter and the benchmark read it). */
   queryCount(): number;
   /** Connection pool usage for /metrics; undefined where there is no pool (PGlite). */
   poolStats(): PoolStats | undefined;
+  /** One round trip outside Prisma (not counted in queryCount); rejects after `timeoutMs`. */
+  ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,6 +29,13 @@ export interface PoolStats {
   total: number;
   idle: number;
   waiting: number;
+}
+
+/** Timeouts (ms, 0 = none). Connection ones apply to PostgreSQL; the transaction ones to both. */
+export interface DatabaseTimeouts extends PgTimeouts {
+  /** Prisma interactive transactions: longest wait to start one, and longest life of one. */
+  transactionMaxWaitMs: number;
+  transactionMs: number;
 }
 
 export interface DatabaseOptions {
@@ -35,10 +46,27 @@ export interface DatabaseOptions {
   /** An already open PGlite (tests clone one per file). */
   pglite?: PGlite;
   poolSize?: number;
+  /** Unset → Prisma's and the server's defaults (scripts such as the seed run long statements). */
+  timeouts?: DatabaseTimeouts;
+  logger?: Logger;
 }
 
-function countingClient(adapter: SqlMigrationAwareDriverAdapterFactory) {
-  const prisma = new PrismaClient({ adapter: adapter as never, log: [{ emit: 'event', level: 'query' }] });
+export function databaseTimeouts(config: Config): DatabaseTimeouts {
+  return {
+    connectMs: config.dbConnectTimeoutMs,
+    statementMs: config.dbStatementTimeoutMs,
+    idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
+    transactionMaxWaitMs: config.dbTransactionMaxWaitMs,
+    transactionMs: config.dbTransactionTimeoutMs,
+  };
+}
+
+function countingClient(adapter: SqlMigrationAwareDriverAdapterFactory, timeouts: DatabaseTimeouts | undefined) {
+  const prisma = new PrismaClient({
+    adapter: adapter as never,
+    log: [{ emit: 'event', level: 'query' }],
+    ...(timeouts && { transactionOptions: { maxWait: timeouts.transactionMaxWaitMs || undefined, timeout: timeouts.transactionMs || undefined } }),
+  });
   let count = 0;
   prisma.$on('query', () => void count++);
   return { prisma: prisma as PrismaClient, queryCount: () => count };
@@ -46,19 +74,29 @@ function countingClient(adapter: SqlMigrationAwareDriverAdapterFactory) {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const poolConfig = { connectionString: options.databaseUrl, max: options.poolSize ?? 10 };
-    // The client's pool is ours, so that /metrics can read its counters (closed here, after Prisma). The
-    // schema engine keeps a factory that opens pools of its own: sharing the client's pool, a migration
-    // holding its connections could wait forever for one more (with a pool of 1, it did).
-    const pool = new pg.Pool(poolConfig);
-    const { prisma, queryCount } = countingClient(new PrismaPg(pool));
-    const adapterFactory = new PrismaPg(poolConfig);
+    // Our own pool (the adapter accepts one and leaves it open): timeouts, error listeners and retries, see pg-pool.ts.
+    const pool = new ResilientPool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, timeouts: options.timeouts, logger: options.logger });
+    const appFactory = new PrismaPg(pool);
+    const { prisma, queryCount } = countingClient(appFactory, options.timeouts);
+    // The schema engine gets pools of its own, with the same error listeners but no statement timeouts
+    // (a migration may rewrite a large table), ended when the engine lets go of them; session settings
+    // it makes never reach the application's connections.
+    const connectOnly = options.timeouts && { connectMs: options.timeouts.connectMs, statementMs: 0, idleInTransactionMs: 0 };
+    const enginePool = () =>
+      new PrismaPg(new ResilientPool({ connectionString: options.databaseUrl!, max: options.poolSize ?? 10, timeouts: connectOnly, logger: options.logger }), { disposeExternalPool: true });
+    const adapterFactory: SqlMigrationAwareDriverAdapterFactory = {
+      provider: appFactory.provider,
+      adapterName: appFactory.adapterName,
+      connect: () => enginePool().connect(),
+      connectToShadowDb: () => enginePool().connectToShadowDb(),
+    };
     return {
       kind: 'postgres',
       prisma,
       adapterFactory,
       queryCount,
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      ping: (timeoutMs) => withTimeout(pool.query('SELECT 1'), timeoutMs),
       close: async () => {
         await prisma.$disconnect();
         await pool.end();
@@ -73,16 +111,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const client = pglite;
   const adapterFactory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
-  const { prisma, queryCount } = countingClient(adapterFactory);
+  const { prisma, queryCount } = countingClient(adapterFactory, options.timeouts);
   return {
     kind: 'pglite',
     prisma,
     adapterFactory,
     queryCount,
     poolStats: () => undefined,
+    ping: (timeoutMs) => withTimeout(client.query('SELECT 1'), timeoutMs),
     close: async () => {
       await prisma.$disconnect();
       if (!options.pglite) await client.close();
     },
   };
+}
+
+/** Rejects when `work` takes longer than `ms` (the work itself is not cancelled). */
+export async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  try {
+    await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

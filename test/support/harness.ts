@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import request from 'supertest';
 import { createGateway, type Gateway } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import { openDatabase, type Database } from '../../src/db/database';
+import { databaseTimeouts, openDatabase, type Database } from '../../src/db/database';
 import { DEMO_EMAILS, DEMO_PASSWORD } from '../../src/db/seed';
 import { createLogger } from '../../src/logger';
 import { createServices, type Services } from '../../src/services';
@@ -18,6 +18,8 @@ export interface TestGateway {
   db: Database;
   services: Services;
   config: Config;
+  /** The embedded database (PGlite runs only), e.g. for a test that closes it under the gateway. */
+  pglite?: PGlite;
   http: ReturnType<typeof request>;
   /** Logs in through the REST face; returns the access token. */
   token(email: string, password?: string): Promise<string>;
@@ -31,20 +33,22 @@ export interface TestGateway {
 let counter = 0;
 
 /** Opens this test file's own copy of the seeded template database. */
-async function cloneTemplate(): Promise<{ db: Database; reopen: () => Promise<Database>; drop: () => Promise<void> }> {
+async function cloneTemplate(config: Config, options: GatewayOptions): Promise<{ db: Database; pglite?: PGlite; reopen: () => Promise<Database>; drop: () => Promise<void> }> {
   const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
   if (!info) throw new Error('test template missing: run through jest (globalSetup)');
   if (info.kind === 'pglite') {
     const pglite = await PGlite.create({ loadDataDir: new Blob([await readFile(info.location)]) });
-    const db = await openDatabase({ pglite });
-    return { db, reopen: () => openDatabase({ pglite }), drop: () => pglite.close() };
+    const open = () => openDatabase({ pglite, timeouts: databaseTimeouts(config) });
+    return { db: await open(), pglite, reopen: open, drop: async () => void (pglite.closed || (await pglite.close())) };
   }
   const name = `gateway_t_${process.pid}_${++counter}`;
   const admin = new Client({ connectionString: info.serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${info.location}`);
   await admin.end();
-  const open = () => openDatabase({ databaseUrl: withDatabase(info.serverUrl!, name), poolSize: 10 });
+  const ownUrl = withDatabase(info.serverUrl!, name);
+  const url = (await options.databaseUrl?.(ownUrl)) ?? ownUrl;
+  const open = () => openDatabase({ databaseUrl: url, poolSize: 10, timeouts: databaseTimeouts(config) });
   const db = await open();
   return {
     db,
@@ -58,10 +62,18 @@ async function cloneTemplate(): Promise<{ db: Database; reopen: () => Promise<Da
   };
 }
 
-/** `logger`: where the gateway logs (tests that read log lines pass a capturing one). */
-export async function startTestGateway(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestGateway> {
-  const { db, reopen, drop } = await cloneTemplate();
-  return gatewayOn(db, env, reopen, drop, options.logger);
+export interface GatewayOptions {
+  /** PostgreSQL: the URL the gateway connects to, given its database's own (e.g. through a test proxy). */
+  databaseUrl?: (url: string) => string | Promise<string>;
+  /** Where the gateway logs (tests that read log lines pass a capturing one). */
+  logger?: Logger;
+}
+
+const testConfig = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env });
+
+export async function startTestGateway(env: Record<string, string> = {}, options: GatewayOptions = {}): Promise<TestGateway> {
+  const { db, pglite, reopen, drop } = await cloneTemplate(testConfig(env), options);
+  return gatewayOn(db, env, reopen, drop, pglite, options.logger);
 }
 
 async function gatewayOn(
@@ -69,9 +81,10 @@ async function gatewayOn(
   env: Record<string, string>,
   reopen: () => Promise<Database>,
   drop: () => Promise<void>,
+  pglite?: PGlite,
   logger: Logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
 ): Promise<TestGateway> {
-  const config = loadConfig({ NODE_ENV: 'test', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env });
+  const config = testConfig(env);
   const services = createServices(db.prisma, config, logger);
   const gateway = await createGateway(config, db, services, logger);
   gateway.setReady(true);
@@ -81,6 +94,7 @@ async function gatewayOn(
     db,
     services,
     config,
+    pglite,
     http,
     async token(email, password = DEMO_PASSWORD) {
       const res = await http.post('/api/v1/auth/login').send({ email, password });
@@ -94,7 +108,7 @@ async function gatewayOn(
       return res.body;
     },
     async twin() {
-      return gatewayOn(await reopen(), env, reopen, async () => undefined, logger);
+      return gatewayOn(await reopen(), env, reopen, async () => undefined, pglite, logger);
     },
     async close() {
       await gateway.stop();
