@@ -10,6 +10,8 @@ export type Prisma = PrismaClient;
 
 export interface Database {
   kind: 'postgres' | 'pglite';
+  /** The PostgreSQL connection string (unset for PGlite), for work that needs its own session. */
+  url?: string;
   prisma: PrismaClient;
   /** The same connection, for the schema engine (migrations). */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
@@ -39,7 +41,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     const adapterFactory = new PrismaPg({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     const { prisma, queryCount } = countingClient(adapterFactory);
-    return { kind: 'postgres', prisma, adapterFactory, queryCount, close: () => prisma.$disconnect() };
+    return { kind: 'postgres', url: options.databaseUrl, prisma, adapterFactory, queryCount, close: () => prisma.$disconnect() };
   }
   let pglite = options.pglite;
   if (!pglite) {
