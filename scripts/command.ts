@@ -1,5 +1,5 @@
 import { ConfigError } from '../src/config';
-import { AppError } from '../src/errors';
+import { ValidationError } from '../src/errors';
 
 /** An operator command's refusal: printed as one line, exit status 1, no stack trace. */
 export class CommandError extends Error {}
@@ -10,8 +10,8 @@ export class CommandError extends Error {}
  */
 export function runCommand(main: () => Promise<void>): void {
   main().catch((err: unknown) => {
-    if (err instanceof ConfigError || err instanceof CommandError) console.error(err.message);
-    else if (err instanceof AppError) console.error(err.message);
+    if (err instanceof ValidationError) console.error(`Invalid input: ${Object.values(err.fields).flat().join(' ')}`);
+    else if (err instanceof ConfigError || err instanceof CommandError) console.error(err.message);
     else console.error(err);
     process.exit(1);
   });
