@@ -7,6 +7,7 @@
  * first line of standard input when that is a pipe (`printf '%s\n' "$PW" | npm run admin:create …`).
  * Idempotent: an account that already is an admin is left as it is.
  */
+import 'reflect-metadata';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { read } from 'read';
