@@ -149,6 +149,9 @@ const envSchema = z
     }
   });
 
+/** Every variable the gateway reads (a test keeps .env.example and docs/operations.md complete). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+
 /** `https://host[:port]` exactly as a browser sends it in the Origin header (no path, no slash). */
 function isOrigin(value: string): boolean {
   try {

@@ -61,7 +61,7 @@ if (serverUrl) {
       const port = await freePort();
       const script = path.join(clone, '.production-path.sh');
       writeFileSync(script, readmeProductionBlock());
-      const env = { ...process.env, DATABASE_URL: withDatabase(serverUrl, database), JWT_SECRET: 'production-path-test-secret-0123456789abcdef', PORT: String(port), NODE_ENV: '' };
+      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: withDatabase(serverUrl, database), JWT_SECRET: 'production-path-test-secret-0123456789abcdef', PORT: String(port), NODE_ENV: '' };
       delete env.TEST_DATABASE_URL;
       // Its own process group, so the whole tree (bash, npm, node) can be stopped at the end.
       const run = spawn('bash', ['-e', script], { cwd: clone, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -86,7 +86,7 @@ if (serverUrl) {
         for (const email of Object.values(DEMO_EMAILS)) expect((await login(email, DEMO_PASSWORD)).status).toBe(422);
         const res = await login(operator.email, operator.password);
         expect(res.status).toBe(200);
-        expect((await res.json()).data.user.role).toBe('admin');
+        expect(((await res.json()) as { data: { user: { role: string } } }).data.user.role).toBe('admin');
         expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
       } finally {
         if (run.exitCode === null) process.kill(-run.pid!, 'SIGTERM');

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { ConfigError, loadConfig } from '../src/config';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config';
+import { fromRoot } from '../src/paths';
 import { openDatabase } from '../src/db/database';
 import { migrateDatabase } from '../src/db/migrate';
 import { StartupRefused, prepareDatabase } from '../src/db/prepare';
@@ -31,6 +32,13 @@ describe('configuration errors', () => {
   ])('%j is refused naming the variable and the expected form', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('every variable is documented in .env.example and docs/operations.md', () => {
+    const example = readFileSync(fromRoot('.env.example'), 'utf8');
+    const operations = readFileSync(fromRoot('docs/operations.md'), 'utf8');
+    expect(CONFIG_VARIABLES.filter((name) => !new RegExp(`^${name}=`, 'm').test(example))).toEqual([]);
+    expect(CONFIG_VARIABLES.filter((name) => !operations.includes(`| \`${name}\` |`))).toEqual([]);
   });
 
   it('never echoes a secret back', () => {
