@@ -5,8 +5,8 @@
 // the runtime stage is checked: no dev dependency installed, compose's migrate command applies the
 // migrations to a fresh PostgreSQL database, the CMD starts, and the HEALTHCHECK command passes
 // (/readyz). Usage: CHECK_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres node scripts/check-dockerfile.mjs
-import { execFileSync, execSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,7 +48,7 @@ function copyFromContext(sources, destText, dir) {
     if (tracked.includes(prefix)) {
       const target = intoDir ? path.join(dest, path.basename(prefix)) : dest;
       mkdirSync(path.dirname(target), { recursive: true });
-      cpSync(path.join(root, prefix), target);
+      cpSync(path.join(root, prefix), target, { preserveTimestamps: true });
       continue;
     }
     const files = tracked.filter((f) => prefix === '' || f.startsWith(`${prefix}/`));
@@ -56,7 +56,7 @@ function copyFromContext(sources, destText, dir) {
     for (const f of files) {
       const target = path.join(dest, prefix ? path.relative(prefix, f) : f);
       mkdirSync(path.dirname(target), { recursive: true });
-      cpSync(path.join(root, f), target);
+      cpSync(path.join(root, f), target, { preserveTimestamps: true });
     }
   }
 }
@@ -84,16 +84,20 @@ for (const stage of stages) {
     } else if (op === 'RUN') {
       console.log(`--- RUN ${text}`);
       // The image's `node` user does not exist here; ownership is the one step that cannot be replayed.
-      execSync(text.replace(/chown node:node/g, 'true'), { cwd: dir, env, stdio: 'inherit', shell: '/bin/sh' });
+      const run = spawnSync('/bin/sh', ['-c', text.replace(/chown node:node/g, 'true')], { cwd: dir, env, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+      process.stderr.write(run.stderr);
+      if (run.status !== 0) throw new Error(`RUN ${text}: exit status ${run.status}`);
+      // A clean install on the Node version the README names has no engine warnings.
+      if (run.stderr.includes('EBADENGINE')) throw new Error(`RUN ${text}: EBADENGINE warnings`);
     } else if (op === 'CMD') cmd = execForm(text);
-    else if (op === 'HEALTHCHECK') healthcheck = execForm(text.replace(/^(--\S+\s+)*CMD\s+/, ''));
+    else if (op === 'HEALTHCHECK') healthcheck = execForm(text);
   }
   final = { dir, env, cmd, healthcheck };
 }
 
 // Production dependencies only in the final image.
 for (const dev of ['jest', 'eslint', '@types/node', 'ts-jest']) {
-  if (execSync(`test -e node_modules/${dev} && echo yes || echo no`, { cwd: final.dir, encoding: 'utf8' }).trim() === 'yes') throw new Error(`dev dependency ${dev} is in the runtime image`);
+  if (existsSync(path.join(final.dir, 'node_modules', dev))) throw new Error(`dev dependency ${dev} is in the runtime image`);
 }
 
 const database = `gateway_dockerfile_${process.pid}`;

@@ -49,7 +49,7 @@ if (serverUrl) {
       await admin.connect();
       await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       await admin.query(`CREATE DATABASE ${database}`);
-    });
+    }, 5 * 60_000);
 
     afterAll(async () => {
       await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
