@@ -25,6 +25,15 @@ function freePort(): Promise<number> {
   });
 }
 
+describe('the README production block', () => {
+  it('uses only commands package.json defines, with the production start last', () => {
+    const lines = readmeProductionBlock().trim().split('\n');
+    const scripts = Object.keys((JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+    for (const line of lines) expect(scripts).toContain(/^(?:\w+=\S+ )*npm (?:run )?([\w:]+)/.exec(line)?.[1]);
+    expect(lines.at(-1)).toBe('NODE_ENV=production npm start');
+  });
+});
+
 // A fresh clone, a fresh PostgreSQL database, the README's commands as an operator pastes them.
 // PostgreSQL only: production runs on a database server (the embedded PGlite is for development).
 const serverUrl = process.env.TEST_DATABASE_URL;
