@@ -24,7 +24,7 @@ describe('configuration errors', () => {
   });
 
   it.each([
-    [{ NODE_ENV: 'production' }, 'JWT_SECRET must be set (at least 32 characters) when NODE_ENV=production'],
+    [{ NODE_ENV: 'production' }, 'JWT_SECRET must be set (at least 32 characters, not the development default) when NODE_ENV=production'],
     [{ ...PRODUCTION, SEED_ON_START: 'true' }, 'SEED_ON_START cannot be true when NODE_ENV=production'],
     [{ CORS_ORIGINS: 'https://dashboard.example.com/app' }, 'CORS_ORIGINS must be a comma-separated list of origins'],
     [{ MIGRATE_ON_START: 'yes' }, 'MIGRATE_ON_START must be true or false (got "yes")'],
