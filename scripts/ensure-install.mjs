@@ -1,13 +1,20 @@
-// Runs before `npm start` and `npm test`, so both work on a fresh clone: installs the locked
-// dependencies when node_modules is missing or older than package-lock.json (npm ci also runs the
-// postinstall step that generates the Prisma client), and regenerates the client if it is missing.
+// Runs before every build (so before start, migrate, seed and admin:create) and before test, so
+// each works on a fresh clone: installs the locked dependencies when node_modules is missing, older
+// than package-lock.json, or lacks the build tools (npm ci also runs the postinstall step that
+// generates the Prisma client), and regenerates the client if it is missing.
+//
+// Always with the dev dependencies: the compiler and type packages are needed to build, and npm
+// would leave them out when NODE_ENV=production (the README's production start). The container
+// image builds in one stage and ships `npm ci --omit=dev` + dist/ in another (see Dockerfile).
 import { execSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 
 const installed = 'node_modules/.package-lock.json';
-if (!existsSync(installed) || statSync('package-lock.json').mtimeMs > statSync(installed).mtimeMs) {
-  console.log('> installing dependencies (npm ci)');
-  execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+const stale = !existsSync(installed) || statSync('package-lock.json').mtimeMs > statSync(installed).mtimeMs;
+const buildTools = existsSync('node_modules/typescript/package.json') && existsSync('node_modules/@types/node/package.json');
+if (stale || !buildTools) {
+  console.log('> installing dependencies (npm ci --include=dev)');
+  execSync('npm ci --include=dev --no-audit --no-fund', { stdio: 'inherit' });
 } else if (!existsSync('src/generated/prisma/client.ts')) {
   execSync('node scripts/prisma-generate.mjs', { stdio: 'inherit' });
 }

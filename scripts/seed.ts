@@ -1,16 +1,20 @@
 /**
  * Demo-data seeder for operators.
  *
- *   npx tsx scripts/seed.ts [--investors N] [--distributions N] [--seed N] [--reset]
+ *   npm run seed -- [--investors N] [--distributions N] [--seed N] [--reset] [--force]
  *
  * DATABASE_URL=postgresql://… → that PostgreSQL; unset → embedded PGlite under DATA_DIR (default ./data).
- * Applies pending migrations first. Refuses to seed a database that already holds the demo data
- * unless --reset is given, which empties every application table (not _prisma_migrations, not the audit trail) first.
+ * Applies pending migrations first (under the migration lock). Refuses to seed a database that
+ * already holds the demo data unless --reset is given, which empties every application table (not
+ * _prisma_migrations, not the audit trail) first. With NODE_ENV=production it refuses unless --force
+ * is given: the demo logins share a public password.
  */
 import path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
+import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
-import { applyMigrations } from '../src/db/migrate';
+import { migrateDatabase } from '../src/db/migrate';
+import { CommandError, runCommand } from './command';
 import { DEMO_EMAILS, DEMO_PASSWORD, isSeeded, seedDemoData, type SeedOptions } from '../src/db/seed';
 
 interface Args {
@@ -18,22 +22,24 @@ interface Args {
   distributions?: number;
   seed?: number;
   reset: boolean;
+  force: boolean;
 }
 
-const USAGE = `Usage: npx tsx scripts/seed.ts [--investors N] [--distributions N] [--seed N] [--reset]
+const USAGE = `Usage: npm run seed -- [--investors N] [--distributions N] [--seed N] [--reset] [--force]
 
   --investors N       generated investors besides the demo investor (default: SEED_INVESTORS or 200)
   --distributions N   keep generating until at least N distribution rows exist (e.g. 100000 for benchmarks)
   --seed N            PRNG seed (default 42); the same seed gives the same data
   --reset             empty all application tables first (otherwise an already seeded database is left alone)
+  --force             seed even when NODE_ENV=production (a staging system; start then needs ALLOW_DEMO_ACCOUNTS=true)
 
 Environment: DATABASE_URL (PostgreSQL; unset = embedded PGlite), DATA_DIR (PGlite files, default ./data)`;
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { reset: false };
+  const args: Args = { reset: false, force: false };
   const count = (flag: string, raw: string | undefined): number => {
     const n = Number(raw);
-    if (raw === undefined || raw === '' || !Number.isInteger(n) || n < 0) throw new Error(`${flag} expects a non-negative integer, got "${raw ?? ''}"`);
+    if (raw === undefined || raw === '' || !Number.isInteger(n) || n < 0) throw new CommandError(`${flag} expects a non-negative integer, got "${raw ?? ''}"`);
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -44,23 +50,17 @@ function parseArgs(argv: string[]): Args {
       case '--distributions': args.distributions = count(flag, value()); break;
       case '--seed': args.seed = count(flag, value()); break;
       case '--reset': args.reset = true; break;
+      case '--force': args.force = true; break;
       case '-h':
       case '--help':
         console.log(USAGE);
         process.exit(0);
         break;
       default:
-        throw new Error(`unknown argument "${argv[i]}"\n\n${USAGE}`);
+        throw new CommandError(`unknown argument "${argv[i]}"\n\n${USAGE}`);
     }
   }
   return args;
-}
-
-function envInvestors(): number | undefined {
-  const raw = process.env.SEED_INVESTORS;
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 /** A progress bar on a terminal, a line every few seconds (and per stage) otherwise. */
@@ -99,14 +99,17 @@ function progressReporter(): { onProgress: NonNullable<SeedOptions['onProgress']
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const databaseUrl = process.env.DATABASE_URL || undefined;
-  const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
+  const config = loadConfig();
+  if (config.env === 'production' && !args.force) {
+    throw new CommandError('refusing to load demo data with NODE_ENV=production (its logins share a public password); add --force for a staging system');
+  }
+  const { databaseUrl, dataDir } = config;
   const started = Date.now();
 
   const db = await openDatabase({ databaseUrl, dataDir });
   try {
     console.log(databaseUrl ? `Database: PostgreSQL (${redact(databaseUrl)})` : `Database: PGlite in ${path.join(dataDir, 'pglite')}`);
-    const applied = await applyMigrations(db.adapterFactory);
+    const applied = await migrateDatabase(db);
     console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Migrations: up to date');
 
     if (args.reset) {
@@ -129,7 +132,7 @@ async function main(): Promise<void> {
     let summary;
     try {
       summary = await seedDemoData(db.prisma, {
-        investors: args.investors ?? envInvestors(),
+        investors: args.investors ?? config.seedSize,
         distributionsTarget: args.distributions,
         seed: args.seed,
         onProgress: progress.onProgress,
@@ -158,7 +161,4 @@ function redact(url: string): string {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+runCommand(main);

@@ -3,6 +3,7 @@ import http from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
+import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
@@ -39,6 +40,8 @@ const DOCS_PAGE = `<!doctype html>
 
 /** The only swagger-ui-dist files DOCS_PAGE loads; nothing else of the package is served. */
 const DOCS_ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js']);
+/** Response headers a dashboard script may read across origins (rate limits, downloads). */
+const CORS_EXPOSED_HEADERS = ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Content-Disposition'];
 
 export interface Gateway {
   app: express.Express;
@@ -128,6 +131,10 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(pinoHttp({ logger, genReqId: requestIdFor, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }));
   app.use(requestIdScope);
+  // CORS for the dashboard's origins only (none by default). Bearer tokens, not cookies: no credentials.
+  if (config.corsOrigins.length) {
+    app.use(cors({ origin: config.corsOrigins, credentials: false, maxAge: 600, exposedHeaders: CORS_EXPOSED_HEADERS }));
+  }
   app.use(metrics.middleware);
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));

@@ -1,8 +1,14 @@
 import path from 'node:path';
+import bytes from 'bytes';
+import { z } from 'zod';
 
-/** Runtime configuration, read once from the environment (contract §5). */
+/**
+ * Runtime configuration, read once from the environment (contract §5) and validated by one zod
+ * schema: every variable is typed here, documented in `.env.example` and docs/operations.md, and a
+ * bad value stops start-up with one line naming the variable, the problem and the expected form.
+ */
 export interface Config {
-  env: string;
+  env: 'development' | 'production' | 'test';
   port: number;
   databaseUrl: string | undefined;
   dataDir: string;
@@ -23,6 +29,14 @@ export interface Config {
   /** Firebase service-account JSON, or a path to it; unset → pushes go to the log. */
   firebaseCredentials: string | undefined;
   uploadMaxBytes: number;
+
+  // -- lifecycle (deployment) -------------------------------------------------------------------
+  /** Apply pending migrations at start (under the migration lock); off in production unless asked. */
+  migrateOnStart: boolean;
+  /** Let a production database keep the demo accounts with their public password (staging only). */
+  allowDemoAccounts: boolean;
+  /** Browser origins allowed by CORS (the dashboard); empty = no cross-origin access. */
+  corsOrigins: string[];
 
   // --- Limits, shared state and exposure (docs/api.md "Limits"; README configuration table) ---
   /** Largest JSON body on /graphql (413 above); GraphQL's own document limits are in src/graphql-limits.ts. */
@@ -45,13 +59,14 @@ export interface Config {
   idempotencyTtlSeconds: number;
   /** How long an unfinished request holds its key; after it (a crashed instance) the key is free again, seconds. */
   idempotencyLockSeconds: number;
-  // ---- audit trail (docs/audit.md) ----
+
+  // -- audit trail (docs/audit.md) --
   /** How often the gateway seals new audit events into the hash chain (0 = no sealer in this process). */
   auditSealIntervalMs: number;
   /** Audit events older than this many days are pruned (as a sealed prefix); undefined keeps them forever. */
   auditRetentionDays: number | undefined;
 
-  // --- Mail and observability ---
+  // -- mail and observability --
   /** smtp://user:pass@host:587 (or smtps://…); unset → mail goes to the log (dropped in production). */
   smtpUrl: string | undefined;
   /** The From header of outgoing mail. */
@@ -59,7 +74,7 @@ export interface Config {
   /** `pretty` (pino-pretty) or `json`; unset → pretty in development on a terminal, JSON otherwise. */
   logFormat: 'json' | 'pretty' | undefined;
 
-  // --- Database resilience and shutdown (see docs/api.md "Availability") ---
+  // -- database resilience and shutdown (docs/api.md "Availability") --
   /** Connections to PostgreSQL in this process's pool. */
   dbPoolSize: number;
   /** Timeouts in ms (0 = none): connect/acquire, one statement, idle inside a transaction. */
@@ -75,89 +90,200 @@ export interface Config {
   shutdownTimeoutMs: number;
 }
 
+/** A configuration value the gateway cannot start with; the message is the one line to print. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
+// Each helper takes the raw text (an unset or empty variable is "absent") and says what it expects,
+// so an error reads "PORT must be an integer from 0 to 65535 (got "abc")".
+const text = () => z.string().trim();
+/** Never echoed back in an error line. */
+const SECRETS = new Set(['JWT_SECRET', 'DATABASE_URL', 'FIREBASE_CREDENTIALS', 'REDIS_URL', 'METRICS_TOKEN', 'SMTP_URL']);
+
+function integer(fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) {
+  return optionalInteger(min, max).default(fallback);
 }
 
-function logFormat(raw: string | undefined): Config['logFormat'] {
-  if (raw === undefined || raw === '') return undefined;
-  if (raw !== 'json' && raw !== 'pretty') throw new Error(`LOG_FORMAT must be "json" or "pretty", got "${raw}"`);
-  return raw;
+function optionalInteger(min = 0, max = Number.MAX_SAFE_INTEGER) {
+  const expected = { error: `must be an integer from ${min} to ${max}` };
+  return text()
+    .regex(/^-?\d+$/, expected)
+    .transform(Number)
+    .pipe(z.number().int().min(min, expected).max(max, expected));
 }
 
-function smtpUrl(raw: string | undefined): string | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (!URL.canParse(raw) || !['smtp:', 'smtps:'].includes(new URL(raw).protocol)) {
-    throw new Error('SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587');
+function size(fallback: string) {
+  return text()
+    .refine((v) => bytes.parse(v) !== null, { error: 'must be a size such as 1mb, 512kb or 1048576' })
+    .default(fallback);
+}
+
+function flag() {
+  return z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
+}
+
+/** The environment's variables; their names are the public interface (see .env.example). */
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
+    PORT: integer(4000, 0, 65535),
+    DATABASE_URL: text()
+      .regex(/^postgres(ql)?:\/\/\S+$/, { error: 'must be a PostgreSQL URL such as postgresql://user:password@host:5432/database' })
+      .optional(),
+    DATA_DIR: text().default('./data'),
+    STORAGE_DIR: text().optional(),
+    JWT_SECRET: z.string().optional(),
+    ACCESS_TOKEN_TTL: integer(900, 1),
+    REFRESH_TOKEN_TTL_DAYS: integer(30, 1),
+    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
+    // Express "trust proxy": unset → do not trust X-Forwarded-*; "true", a hop count or a subnet list otherwise.
+    TRUST_PROXY: text()
+      .transform((v): string | boolean => (v === 'true' ? true : v === 'false' ? false : v))
+      .default(false),
+    BODY_LIMIT: size('1mb'),
+    SEED_ON_START: flag().optional(),
+    SEED_INVESTORS: integer(200),
+    AUTH_RATE_LIMIT_PER_MINUTE: integer(10),
+    PUSH_WORKER_INTERVAL_MS: integer(5000),
+    PUSH_MAX_ATTEMPTS: integer(5, 1),
+    FIREBASE_CREDENTIALS: z.string().optional(),
+    UPLOAD_MAX_BYTES: integer(10 * 1024 * 1024, 1),
+
+    // -- lifecycle (deployment) -----------------------------------------------------------------
+    MIGRATE_ON_START: flag().optional(),
+    ALLOW_DEMO_ACCOUNTS: flag().default(false),
+    CORS_ORIGINS: text()
+      .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+      .refine((list) => list.every(isOrigin), { error: 'must be a comma-separated list of origins such as https://dashboard.example.com' })
+      .default([]),
+
+    // -- limits, shared state and exposure --------------------------------------------------------
+    GRAPHQL_BODY_LIMIT: size('100kb'),
+    LOGIN_CONSECUTIVE_FAILS: integer(10),
+    LOGIN_FAILS_PER_IP_PER_DAY: integer(100),
+    LOGIN_FAILS_PER_ACCOUNT_PER_HOUR: integer(20),
+    REDIS_URL: text()
+      .regex(/^rediss?:\/\/\S+$/, { error: 'must be a Redis URL such as redis://host:6379' })
+      .optional(),
+    REDIS_KEY_PREFIX: z.string().default('gateway:'),
+    METRICS_TOKEN: z.string().optional(),
+    // 0: an ephemeral port (tests).
+    METRICS_PORT: optionalInteger(0, 65535).optional(),
+
+    // -- idempotency keys, audit trail --
+    IDEMPOTENCY_TTL_SECONDS: integer(24 * 60 * 60, 1),
+    IDEMPOTENCY_LOCK_SECONDS: integer(300, 1),
+    AUDIT_SEAL_INTERVAL_MS: integer(5000),
+    AUDIT_RETENTION_DAYS: optionalInteger(1).optional(),
+
+    // -- mail and observability --
+    SMTP_URL: text()
+      .regex(/^smtps?:\/\/\S+$/, { error: 'must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587' })
+      .optional(),
+    MAIL_FROM: text().default('Investment Platform <no-reply@localhost>'),
+    LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
+
+    // -- database resilience and shutdown --
+    DB_POOL_SIZE: integer(10, 1),
+    DB_CONNECT_TIMEOUT_MS: integer(2000),
+    DB_STATEMENT_TIMEOUT_MS: integer(5000),
+    DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: integer(10_000),
+    DB_TRANSACTION_MAX_WAIT_MS: integer(2000),
+    DB_TRANSACTION_TIMEOUT_MS: integer(10_000),
+    SHUTDOWN_GRACE_MS: optionalInteger().optional(),
+    SHUTDOWN_TIMEOUT_MS: integer(30_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    if ((env.JWT_SECRET ?? '').length < 32 || env.JWT_SECRET === DEV_JWT_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must be set (at least 32 characters, not the development default) when NODE_ENV=production' });
+    }
+    if (env.SEED_ON_START) {
+      ctx.addIssue({ code: 'custom', path: ['SEED_ON_START'], message: 'cannot be true when NODE_ENV=production (load demo data explicitly: npm run seed -- --force)' });
+    }
+  });
+
+/** Every variable the gateway reads (a test keeps .env.example and docs/operations.md complete). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+
+/** `https://host[:port]` exactly as a browser sends it in the Origin header (no path, no slash). */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
   }
-  return raw;
+}
+
+function describeIssues(error: z.ZodError, env: NodeJS.ProcessEnv): string {
+  return error.issues
+    .map((issue) => {
+      const name = String(issue.path[0]);
+      const raw = env[name];
+      return `${name} ${issue.message}${raw === undefined || SECRETS.has(name) ? '' : ` (got ${JSON.stringify(raw)})`}`;
+    })
+    .join('; ');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const nodeEnv = env.NODE_ENV ?? 'development';
-  const jwtSecret = env.JWT_SECRET ?? '';
-  if (nodeEnv === 'production' && (jwtSecret.length < 32 || jwtSecret === DEV_JWT_SECRET)) {
-    throw new Error('JWT_SECRET must be set (at least 32 characters, not the development default) when NODE_ENV=production');
-  }
-  const trustProxy = env.TRUST_PROXY;
-  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  // An empty variable counts as unset, as it did before the schema (e.g. `DATABASE_URL=` in a shell).
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration: ${describeIssues(parsed.error, env)}`);
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const dataDir = path.resolve(e.DATA_DIR);
   return {
-    env: nodeEnv,
-    port: int(env, 'PORT', 4000),
-    databaseUrl: env.DATABASE_URL || undefined,
+    env: e.NODE_ENV,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
     dataDir,
-    storageDir: path.resolve(env.STORAGE_DIR ?? path.join(dataDir, 'files')),
-    jwtSecret: jwtSecret || DEV_JWT_SECRET,
-    accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL', 900),
-    refreshTokenTtlDays: int(env, 'REFRESH_TOKEN_TTL_DAYS', 30),
-    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
-    // Express "trust proxy": unset → do not trust X-Forwarded-*; "true", a hop count or a subnet list otherwise.
-    trustProxy: trustProxy === undefined || trustProxy === '' ? false : trustProxy === 'true' ? true : trustProxy,
-    bodyLimit: env.BODY_LIMIT ?? '1mb',
-    seedOnStart: (env.SEED_ON_START ?? 'true') !== 'false',
-    seedSize: int(env, 'SEED_INVESTORS', 200),
-    rateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10),
-    pushWorkerIntervalMs: int(env, 'PUSH_WORKER_INTERVAL_MS', 5000),
-    pushMaxAttempts: int(env, 'PUSH_MAX_ATTEMPTS', 5),
-    firebaseCredentials: env.FIREBASE_CREDENTIALS || undefined,
-    uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 10 * 1024 * 1024),
-
-    graphqlBodyLimit: env.GRAPHQL_BODY_LIMIT || '100kb',
-    loginConsecutiveFails: int(env, 'LOGIN_CONSECUTIVE_FAILS', 10),
-    loginFailsPerIpPerDay: int(env, 'LOGIN_FAILS_PER_IP_PER_DAY', 100),
-    loginFailsPerAccountPerHour: int(env, 'LOGIN_FAILS_PER_ACCOUNT_PER_HOUR', 20),
-    redisUrl: env.REDIS_URL || undefined,
-    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'gateway:',
-    metricsToken: env.METRICS_TOKEN || undefined,
-    metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0) : undefined,
-
-    // -- Idempotency-Key --
-    idempotencyTtlSeconds: int(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 60 * 60),
-    idempotencyLockSeconds: int(env, 'IDEMPOTENCY_LOCK_SECONDS', 300),
-    // ---- audit trail ----
-    auditSealIntervalMs: int(env, 'AUDIT_SEAL_INTERVAL_MS', 5000),
-    auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 0) || undefined,
-
-    // --- Mail and observability ---
-    smtpUrl: smtpUrl(env.SMTP_URL),
-    mailFrom: env.MAIL_FROM || 'Investment Platform <no-reply@localhost>',
-    logFormat: logFormat(env.LOG_FORMAT),
-
-    // --- Database resilience and shutdown ---
-    dbPoolSize: int(env, 'DB_POOL_SIZE', 10),
-    dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 2000),
-    dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 5000),
-    dbIdleInTransactionTimeoutMs: int(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 10_000),
-    dbTransactionMaxWaitMs: int(env, 'DB_TRANSACTION_MAX_WAIT_MS', 2000),
-    dbTransactionTimeoutMs: int(env, 'DB_TRANSACTION_TIMEOUT_MS', 10_000),
+    storageDir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'files')),
+    jwtSecret: e.JWT_SECRET || DEV_JWT_SECRET,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    trustProxy: e.TRUST_PROXY,
+    bodyLimit: e.BODY_LIMIT,
+    // Demo data is a development convenience: production never loads it on start.
+    seedOnStart: e.SEED_ON_START ?? !production,
+    seedSize: e.SEED_INVESTORS,
+    rateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    pushWorkerIntervalMs: e.PUSH_WORKER_INTERVAL_MS,
+    pushMaxAttempts: e.PUSH_MAX_ATTEMPTS,
+    firebaseCredentials: e.FIREBASE_CREDENTIALS,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    migrateOnStart: e.MIGRATE_ON_START ?? !production,
+    allowDemoAccounts: e.ALLOW_DEMO_ACCOUNTS,
+    corsOrigins: e.CORS_ORIGINS,
+    graphqlBodyLimit: e.GRAPHQL_BODY_LIMIT,
+    loginConsecutiveFails: e.LOGIN_CONSECUTIVE_FAILS,
+    loginFailsPerIpPerDay: e.LOGIN_FAILS_PER_IP_PER_DAY,
+    loginFailsPerAccountPerHour: e.LOGIN_FAILS_PER_ACCOUNT_PER_HOUR,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_SECONDS,
+    idempotencyLockSeconds: e.IDEMPOTENCY_LOCK_SECONDS,
+    auditSealIntervalMs: e.AUDIT_SEAL_INTERVAL_MS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    logFormat: e.LOG_FORMAT,
+    dbPoolSize: e.DB_POOL_SIZE,
+    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    dbIdleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    dbTransactionMaxWaitMs: e.DB_TRANSACTION_MAX_WAIT_MS,
+    dbTransactionTimeoutMs: e.DB_TRANSACTION_TIMEOUT_MS,
     // Production: long enough for a load balancer's health check to notice; elsewhere nobody is watching.
-    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', nodeEnv === 'production' ? 5000 : 0),
-    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 30_000),
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? (production ? 5000 : 0),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -3,17 +3,18 @@ import { stopTracing } from './tracing';
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { createGateway } from './app';
-import { loadConfig } from './config';
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, type Config } from './config';
 import { databaseTimeouts, openDatabase, withTimeout } from './db/database';
-import { prepareDatabase } from './db/prepare';
+import { StartupRefused, prepareDatabase } from './db/prepare';
 import { createLogger } from './logger';
 import { createServices } from './services';
 import { createPushSender } from './services/push/factory';
 import { PushOutbox } from './services/push/outbox';
 
 /**
- * Starts the gateway: listens at once (/healthz), then migrates and loads demo data, then reports
- * ready (/readyz) and serves the API.
+ * Starts the gateway: listens at once (/healthz), then prepares the database (migrations, demo data,
+ * the production checks: see prepareDatabase), then reports ready (/readyz) and serves the API.
  *
  * SIGTERM/SIGINT: /readyz turns 503 at once while everything else is served for SHUTDOWN_GRACE_MS
  * (so a load balancer stops sending traffic), then the server stops accepting, answers every request
@@ -22,6 +23,17 @@ import { PushOutbox } from './services/push/outbox';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, { format: config.logFormat, env: config.env });
+  try {
+    await start(config, logger);
+  } catch (err) {
+    // A refusal is the operator's to fix: one line saying why; anything else keeps its stack.
+    if (err instanceof StartupRefused) logger.fatal(err.message);
+    else logger.fatal({ err }, 'start-up failed');
+    process.exit(1);
+  }
+}
+
+async function start(config: Config, logger: Logger): Promise<void> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize, timeouts: databaseTimeouts(config), logger });
   logger.info({ database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'database opened');
   const services = createServices(db.prisma, config, logger);
@@ -64,7 +76,8 @@ async function main(): Promise<void> {
   logger.info('ready');
 }
 
-main().catch((err) => {
-  console.error(err);
+main().catch((err: unknown) => {
+  // A bad configuration value is one readable line (the variable, the problem, the expected form).
+  console.error(err instanceof ConfigError ? err.message : err);
   process.exit(1);
 });

@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../src/db/database';
-import { MIGRATIONS_DIR, applyMigrations } from '../src/db/migrate';
+import { MIGRATIONS_DIR, MIGRATION_LOCK, applyMigrations, migrateDatabase } from '../src/db/migrate';
+import { withDatabase } from './support/template';
 
 const migrationNames = () => readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 
@@ -50,3 +51,58 @@ describe('connections the schema engine opens', () => {
     await admin.end();
   });
 });
+
+// Several migrate jobs (or instances migrating at start) against one PostgreSQL database at once:
+// only a database server has concurrent sessions, so these run on PostgreSQL only.
+const serverUrl = process.env.TEST_DATABASE_URL;
+if (serverUrl) {
+  describe('the migration lock (PostgreSQL)', () => {
+    let admin: import('pg').Client;
+    let url: string;
+    const name = `gateway_migrate_lock_${process.pid}`;
+    beforeEach(async () => {
+      const { Client } = await import('pg');
+      admin = new Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${name}`);
+      url = withDatabase(serverUrl, name);
+    });
+    afterEach(async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    });
+
+    it('three migrators at once on a fresh database (each its own pool and lock session) all succeed and the schema is applied once', async () => {
+      const dbs = await Promise.all([1, 2, 3].map(() => openDatabase({ databaseUrl: url, poolSize: 2 })));
+      try {
+        const applied = await Promise.all(dbs.map((db) => migrateDatabase(db)));
+        expect(applied.filter((names) => names.length)).toEqual([migrationNames()]);
+        const rows = await dbs[0].prisma.$queryRaw<Array<{ migration_name: string }>>`SELECT migration_name FROM _prisma_migrations ORDER BY migration_name`;
+        expect(rows.map((r) => r.migration_name)).toEqual(migrationNames());
+      } finally {
+        await Promise.all(dbs.map((db) => db.close()));
+      }
+    });
+
+    it('a migrator waits on a dedicated session while another holds the lock, then finds its work', async () => {
+      const { Client } = await import('pg');
+      const holder = new Client({ connectionString: url });
+      await holder.connect();
+      await holder.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
+      const db = await openDatabase({ databaseUrl: url, poolSize: 1 });
+      let waited = false;
+      const migrating = migrateDatabase(db, () => void (waited = true));
+      // Bounded poll until the migrator's own session is queued on the lock.
+      const waiting = async () => (await holder.query(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory' AND NOT l.granted AND a.application_name = 'gateway-migration-lock'`)).rows[0].n;
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline && (await waiting()) === 0; ) await new Promise((r) => setImmediate(r));
+      expect(await waiting()).toBe(1);
+      expect(waited).toBe(true);
+      expect((await holder.query(`SELECT to_regclass('_prisma_migrations') AS t`)).rows[0].t).toBeNull();
+      await holder.end(); // the session ends, the lock goes with it
+      expect(await migrating).toEqual(migrationNames());
+      await db.close();
+    });
+  });
+}
+

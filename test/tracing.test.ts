@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { fromRoot } from '../src/paths';
-import { startEntryProcess } from './support/entry-process';
+import { startEntry } from './support/entry-process';
 
 /** A span as OTLP/JSON carries it (ids hex-encoded). */
 interface Span {
@@ -63,12 +63,14 @@ function ancestry(spans: Span[], span: Span): Span[] {
 describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-tracing-'));
   let collector: Awaited<ReturnType<typeof startCollector>>;
-  let server: ReturnType<typeof startEntryProcess>;
+  let server: ReturnType<typeof startEntry>;
   let base: string;
 
   beforeAll(async () => {
     collector = await startCollector();
-    server = startEntryProcess({
+    server = startEntry({
+      NODE_ENV: 'development',
+      DATABASE_URL: '',
       DATA_DIR: dataDir,
       SEED_ON_START: 'false',
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,

@@ -13,6 +13,8 @@ export type Prisma = PrismaClient;
 
 export interface Database {
   kind: 'postgres' | 'pglite';
+  /** The PostgreSQL connection string (unset for PGlite), for work that needs its own session. */
+  url?: string;
   prisma: PrismaClient;
   /** For the schema engine (migrations). PostgreSQL: a pool of its own per engine connection, see openDatabase. */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
@@ -92,6 +94,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
     return {
       kind: 'postgres',
+      url: options.databaseUrl,
       prisma,
       adapterFactory,
       queryCount,

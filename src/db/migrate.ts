@@ -3,7 +3,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
+import { Client } from 'pg';
 import { fromRoot } from '../paths';
+import type { Database } from './database';
 
 /**
  * Migrations run through Prisma's WASM schema engine (the native one cannot be downloaded here).
@@ -110,6 +112,47 @@ export async function loadMigrationList(dir = MIGRATIONS_DIR): Promise<Migration
 export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
   const migrationsList = await loadMigrationList();
   return withEngine(adapterFactory, async (engine) => (await engine.applyMigrations({ migrationsList, filters: FILTERS })).appliedMigrationNames);
+}
+
+/** The advisory lock every migrator (the migrate job, an instance migrating at start) takes first. */
+export const MIGRATION_LOCK = 'investment-gateway:migrations';
+
+/**
+ * Runs `work` holding a PostgreSQL advisory lock on a dedicated connection, so migrate jobs and
+ * instances starting at once take turns: the first applies, the others then find nothing to do.
+ * (Prisma's engine takes its own lock too, but gives up after 10 s; this one waits, and also covers
+ * what start-up does right after migrating.) The lock goes with the session: a crashed holder frees
+ * it. PGlite needs none: one process owns its files.
+ */
+export async function withMigrationLock<T>(db: Database, work: () => Promise<T>, onWait?: () => void): Promise<T> {
+  if (db.kind !== 'postgres' || !db.url) return work();
+  const client = new Client({ connectionString: db.url, application_name: 'gateway-migration-lock' });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [MIGRATION_LOCK]);
+    if (!rows[0].locked) {
+      onWait?.();
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
+    }
+    return await work();
+  } finally {
+    await client.end();
+  }
+}
+
+/** Applies pending migrations under the migration lock; returns the names applied. */
+export function migrateDatabase(db: Database, onWait?: () => void): Promise<string[]> {
+  return withMigrationLock(db, () => applyMigrations(db.adapterFactory), onWait);
+}
+
+/** Checked-in migrations the database has not applied yet (all of them on an empty database). */
+export async function pendingMigrations(db: Database): Promise<string[]> {
+  const { migrationDirectories } = await loadMigrationList();
+  const [{ exists }] = await db.prisma.$queryRaw<Array<{ exists: boolean }>>`SELECT to_regclass('_prisma_migrations') IS NOT NULL AS exists`;
+  const done = exists
+    ? new Set((await db.prisma.$queryRaw<Array<{ name: string }>>`SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`).map((r) => r.name))
+    : new Set<string>();
+  return migrationDirectories.map((d) => d.path).filter((name) => !done.has(name));
 }
 
 /** SQL that takes the checked-in migrations to the current schema.prisma ('' when they match). */

@@ -17,7 +17,7 @@ import {
   WithdrawalRequestStatus,
 } from '../generated/prisma/enums';
 import { Decimal, allocate, cents } from '../services/money';
-import { hashPassword } from '../services/password';
+import { hashPassword, verifyPassword } from '../services/password';
 
 /**
  * Demo-data generator.
@@ -80,6 +80,13 @@ type Db = PrismaClient | Prisma.TransactionClient;
 export async function isSeeded(prisma: Db): Promise<boolean> {
   const admin = await prisma.user.findUnique({ where: { email: DEMO_EMAILS.admin }, select: { id: true } });
   return admin !== null;
+}
+
+/** The demo logins that still accept the public demo password (what production must not serve). */
+export async function demoAccountsWithPublicPassword(prisma: Db): Promise<string[]> {
+  const users = await prisma.user.findMany({ where: { email: { in: Object.values(DEMO_EMAILS) }, deletedAt: null }, select: { email: true, passwordHash: true } });
+  const open = await Promise.all(users.map(async (u) => ((await verifyPassword(u.passwordHash, DEMO_PASSWORD)) ? u.email : null)));
+  return open.filter((email): email is string => email !== null).sort();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,18 +4,17 @@ import { fromRoot } from '../../src/paths';
 
 export type LogLine = Record<string, unknown>;
 
-/**
- * Starts the real entry point (src/main.ts, TypeScript run directly) in a child process and reads
- * its JSON log lines from stdout.
- */
-export function startEntryProcess(env: Record<string, string>) {
+/** The real entry point (src/main.ts, transpiled on the fly) in a child process, its JSON log parsed. */
+export function startEntry(env: Record<string, string>) {
   const child = spawn(process.execPath, ['-r', fromRoot('test/support/ts-register.js'), fromRoot('src/main.ts')], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: LogLine[] = [];
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
   const waiters: Array<{ test: (l: LogLine) => boolean; resolve: (l: LogLine) => void }> = [];
-  createInterface({ input: child.stdout! }).on('line', (text) => {
+  createInterface({ input: child.stdout }).on('line', (text) => {
     if (!text.startsWith('{')) return;
     const line = JSON.parse(text) as LogLine;
     lines.push(line);
@@ -25,12 +24,14 @@ export function startEntryProcess(env: Record<string, string>) {
   return {
     child,
     exited,
+    stderr: () => stderr,
     /** Resolves with the first log line (already seen or still to come) that passes `test`. */
     logged: (test: (l: LogLine) => boolean) =>
-      new Promise<LogLine>((resolve) => {
+      new Promise<LogLine>((resolve, reject) => {
         const seen = lines.find(test);
-        if (seen) resolve(seen);
-        else waiters.push({ test, resolve });
+        if (seen) return resolve(seen);
+        waiters.push({ test, resolve });
+        void exited.then((code) => reject(new Error(`exited (${code}) before the expected log line; stderr: ${stderr}`)));
       }),
   };
 }

@@ -1,0 +1,29 @@
+# Multi-stage image: compile with the dev dependencies, ship production dependencies and dist/ only.
+# scripts/check-dockerfile.mjs (CI) runs these same RUN and CMD lines as plain processes.
+ARG NODE_VERSION=20.19
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json prisma.config.ts ./
+COPY scripts ./scripts
+COPY prisma ./prisma
+RUN npm ci --include=dev --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No install scripts: the Prisma client is already generated and compiled into dist/.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY prisma ./prisma
+COPY src/rest/operations ./src/rest/operations
+COPY --from=build /app/dist ./dist
+RUN mkdir -p data && chown node:node data
+USER node
+ENV PORT=4000 DATA_DIR=/app/data
+EXPOSE 4000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Exec form: node receives SIGTERM itself and drains (through `npm start` the signal would stop at npm).
+CMD ["node", "dist/src/main.js"]

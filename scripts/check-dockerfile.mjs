@@ -1,0 +1,147 @@
+// CI check of the Dockerfile without a Docker engine: replays its stages as plain processes, so the
+// check cannot drift from the file. Each stage gets a temp directory standing for /app; COPY takes
+// files from the git checkout (tracked files only, as .dockerignore keeps node_modules, dist and
+// data out) or from an earlier stage's directory, ENV is applied, RUN lines run with `sh -c`. Then
+// the runtime stage is checked: no dev dependency installed, compose's migrate command applies the
+// migrations to a fresh PostgreSQL database, the CMD starts, and the HEALTHCHECK command passes
+// (/readyz). Usage: CHECK_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres node scripts/check-dockerfile.mjs
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const serverUrl = process.env.CHECK_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+if (!serverUrl) throw new Error('set CHECK_DATABASE_URL to a PostgreSQL server URL (a fresh database is created on it)');
+const { Client } = createRequire(path.join(root, 'package.json'))('pg');
+
+/** Dockerfile → stages of [instruction, argument text], continuation lines joined, comments dropped. */
+function parseDockerfile(text) {
+  const stages = [];
+  const args = {};
+  const logical = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  for (const line of logical) {
+    const [, op, rest] = /^(\w+)\s+(.*)$/.exec(line);
+    const expanded = rest.replace(/\$\{(\w+)\}/g, (_, name) => args[name] ?? '');
+    if (op === 'ARG' && !stages.length) {
+      const [name, value] = rest.split('=');
+      args[name] = value;
+    } else if (op === 'FROM') stages.push({ name: /\bAS\s+(\S+)/i.exec(rest)?.[1], steps: [] });
+    else stages.at(-1).steps.push([op, expanded]);
+  }
+  return stages;
+}
+
+/** The JSON array of an exec-form CMD (after any HEALTHCHECK options and its CMD keyword). */
+const execForm = (text) => JSON.parse(text.slice(text.indexOf('[')));
+
+const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+
+/** COPY from the build context: a file lands in a directory destination (trailing slash, several sources) or at it; a directory's contents go under it. */
+function copyFromContext(sources, destText, dir) {
+  const intoDir = destText.endsWith('/') || sources.length > 1;
+  const dest = path.resolve(dir, destText.replace(/^\/app\/?/, './'));
+  for (const src of sources) {
+    const prefix = src === '.' ? '' : src.replace(/\/$/, '');
+    if (tracked.includes(prefix)) {
+      const target = intoDir ? path.join(dest, path.basename(prefix)) : dest;
+      mkdirSync(path.dirname(target), { recursive: true });
+      cpSync(path.join(root, prefix), target, { preserveTimestamps: true });
+      continue;
+    }
+    const files = tracked.filter((f) => prefix === '' || f.startsWith(`${prefix}/`));
+    if (!files.length) throw new Error(`COPY ${src}: not in the build context`);
+    for (const f of files) {
+      const target = path.join(dest, prefix ? path.relative(prefix, f) : f);
+      mkdirSync(path.dirname(target), { recursive: true });
+      cpSync(path.join(root, f), target, { preserveTimestamps: true });
+    }
+  }
+}
+
+const stages = parseDockerfile(readFileSync(path.join(root, 'Dockerfile'), 'utf8'));
+const dirs = {};
+const work = mkdtempSync(path.join(os.tmpdir(), 'dockerfile-check-'));
+let final;
+for (const stage of stages) {
+  const dir = path.join(work, stage.name);
+  mkdirSync(dir);
+  dirs[stage.name] = dir;
+  const env = { ...process.env, npm_config_prefer_offline: 'true' };
+  let cmd;
+  let healthcheck;
+  console.log(`\n=== stage ${stage.name}`);
+  for (const [op, text] of stage.steps) {
+    if (op === 'ENV') for (const [, k, v] of text.matchAll(/(\w+)=(\S+)/g)) env[k] = v.startsWith('/app') ? path.join(dir, v.slice(4)) : v;
+    else if (op === 'COPY') {
+      const from = /--from=(\S+)/.exec(text)?.[1];
+      const parts = text.replace(/--\S+\s+/g, '').split(/\s+/);
+      const destText = parts.pop();
+      if (from) for (const src of parts) cpSync(path.join(dirs[from], src.replace(/^\/app\/?/, '')), path.resolve(dir, destText.replace(/^\/app\/?/, './')), { recursive: true });
+      else copyFromContext(parts, destText, dir);
+    } else if (op === 'RUN') {
+      console.log(`--- RUN ${text}`);
+      // The image's `node` user does not exist here; ownership is the one step that cannot be replayed.
+      const run = spawnSync('/bin/sh', ['-c', text.replace(/chown node:node/g, 'true')], { cwd: dir, env, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+      process.stderr.write(run.stderr);
+      if (run.status !== 0) throw new Error(`RUN ${text}: exit status ${run.status}`);
+      // A clean install on the Node version the README names has no engine warnings.
+      if (run.stderr.includes('EBADENGINE')) throw new Error(`RUN ${text}: EBADENGINE warnings`);
+    } else if (op === 'CMD') cmd = execForm(text);
+    else if (op === 'HEALTHCHECK') healthcheck = execForm(text);
+  }
+  final = { dir, env, cmd, healthcheck };
+}
+
+// Production dependencies only in the final image.
+for (const dev of ['jest', 'ts-jest', 'eslint', 'supertest', 'tsx', '@graphql-codegen/cli']) {
+  if (existsSync(path.join(final.dir, 'node_modules', dev))) throw new Error(`dev dependency ${dev} is in the runtime image`);
+}
+
+const database = `gateway_dockerfile_${process.pid}`;
+const admin = new Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${database}`);
+const url = new URL(serverUrl);
+url.pathname = `/${database}`;
+const env = { ...final.env, DATABASE_URL: url.toString(), JWT_SECRET: 'dockerfile-check-secret-of-at-least-32-chars', PORT: '0' };
+let server;
+try {
+  const migrate = execForm(/migrate:[\s\S]*?command:\s*(\[.*\])/.exec(readFileSync(path.join(root, 'compose.yaml'), 'utf8'))[1]);
+  console.log(`--- migrate job: ${migrate.join(' ')}`);
+  execFileSync(migrate[0], migrate.slice(1), { cwd: final.dir, env, stdio: 'inherit' });
+
+  console.log(`--- CMD ${final.cmd.join(' ')}`);
+  server = spawn(final.cmd[0], final.cmd.slice(1), { cwd: final.dir, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    let buffer = '';
+    server.stdout.on('data', (d) => {
+      buffer += d;
+      const m = /"port":(\d+)/.exec(buffer);
+      if (m) resolve(m[1]);
+    });
+    server.on('exit', (code) => reject(new Error(`the gateway exited (${code}) before listening`)));
+  });
+  console.log(`--- HEALTHCHECK (port ${port})`);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      execFileSync(final.healthcheck[0], final.healthcheck.slice(1), { cwd: final.dir, env: { ...env, PORT: port } });
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error('HEALTHCHECK did not pass within 60 s', { cause: err });
+      await sleep(500);
+    }
+  }
+  server.kill('SIGTERM');
+  const code = await new Promise((resolve) => server.on('exit', resolve));
+  if (code !== 0) throw new Error(`the gateway exited ${code} on SIGTERM`);
+  console.log('\nDockerfile check passed: production install, build, migrate, start, ready, SIGTERM exit 0');
+} finally {
+  if (server && server.exitCode === null) server.kill('SIGKILL');
+  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin.end();
+  rmSync(work, { recursive: true, force: true });
+}

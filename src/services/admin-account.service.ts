@@ -1,0 +1,43 @@
+import { validate } from 'class-validator';
+import { ArgumentValidationError } from 'type-graphql';
+import type { Prisma } from '../db/database';
+import { Role } from '../generated/prisma/enums';
+import { normalizeError } from '../errors';
+import { RegisterInput } from '../schema/auth.type';
+import { USER_SELECT, toUserView, type UserView } from './auth.service';
+import { hashPassword } from './password';
+
+export interface AdminAccountInput {
+  email: string;
+  name: string;
+  password: string;
+}
+
+/** What ensureAdminAccount did: `unchanged` when the account already was an admin (a re-run). */
+export type AdminAccountOutcome = 'created' | 'promoted' | 'unchanged';
+
+/**
+ * The operator's first admin (`npm run admin:create`): creates the account with the admin role, or
+ * promotes the existing account with that email; running it again changes nothing. The input
+ * follows registration's rules (RegisterInput: email, name, password strength). An existing
+ * account keeps its name and password: the password given is used only to create one.
+ * Exported for the command, so an audit event can be recorded next to it.
+ */
+export async function ensureAdminAccount(prisma: Prisma, input: AdminAccountInput): Promise<{ user: UserView; outcome: AdminAccountOutcome }> {
+  const candidate = Object.assign(new RegisterInput(), { ...input, passwordConfirmation: input.password });
+  const problems = await validate(candidate, { forbidUnknownValues: false });
+  // The same field → messages mapping as a GraphQL argument error gets.
+  if (problems.length) throw normalizeError(new ArgumentValidationError(problems));
+  const email = input.email.trim().toLowerCase();
+  const existing = await prisma.user.findFirst({ where: { email, deletedAt: null }, select: USER_SELECT });
+  if (existing?.role === Role.ADMIN) return { user: toUserView(existing), outcome: 'unchanged' };
+  if (existing) {
+    const user = await prisma.user.update({ where: { id: existing.id }, data: { role: Role.ADMIN }, select: USER_SELECT });
+    return { user: toUserView(user), outcome: 'promoted' };
+  }
+  const user = await prisma.user.create({
+    data: { name: input.name.trim(), email, passwordHash: await hashPassword(input.password), role: Role.ADMIN, settings: { create: {} } },
+    select: USER_SELECT,
+  });
+  return { user: toUserView(user), outcome: 'created' };
+}

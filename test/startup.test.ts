@@ -1,0 +1,124 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config';
+import { fromRoot } from '../src/paths';
+import { openDatabase } from '../src/db/database';
+import { migrateDatabase } from '../src/db/migrate';
+import { StartupRefused, prepareDatabase } from '../src/db/prepare';
+import { hashPassword } from '../src/services/password';
+import { withDatabase } from './support/template';
+import { startEntry } from './support/entry-process';
+import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
+
+const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-of-at-least-32-characters' };
+
+describe('configuration errors', () => {
+  it('a bad PORT stops the entry point with one readable line on stderr and a non-zero exit', async () => {
+    const server = startEntry({ PORT: 'eighty', DATABASE_URL: '' });
+    const code = await server.exited;
+    expect(code).not.toBe(0);
+    const lines = server.stderr().trim().split('\n');
+    expect(lines).toEqual(['Invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")']);
+  });
+
+  it.each([
+    [{ NODE_ENV: 'production' }, 'JWT_SECRET must be set (at least 32 characters, not the development default) when NODE_ENV=production'],
+    [{ ...PRODUCTION, SEED_ON_START: 'true' }, 'SEED_ON_START cannot be true when NODE_ENV=production'],
+    [{ CORS_ORIGINS: 'https://dashboard.example.com/app' }, 'CORS_ORIGINS must be a comma-separated list of origins'],
+    [{ MIGRATE_ON_START: 'yes' }, 'MIGRATE_ON_START must be true or false (got "yes")'],
+    [{ DATABASE_URL: 'mysql://root:hunter2@db/app' }, 'DATABASE_URL must be a PostgreSQL URL'],
+  ])('%j is refused naming the variable and the expected form', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('every variable is documented in .env.example and docs/operations.md', () => {
+    const example = readFileSync(fromRoot('.env.example'), 'utf8');
+    const operations = readFileSync(fromRoot('docs/operations.md'), 'utf8');
+    expect(CONFIG_VARIABLES.filter((name) => !new RegExp(`^${name}=`, 'm').test(example))).toEqual([]);
+    expect(CONFIG_VARIABLES.filter((name) => !operations.includes(`| \`${name}\` |`))).toEqual([]);
+  });
+
+  it('never echoes a secret back', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/app' })).toThrow(/^(?!.*hunter2)/);
+  });
+
+  it('development migrates and seeds at start; production does neither unless asked', () => {
+    expect(loadConfig({})).toMatchObject({ migrateOnStart: true, seedOnStart: true, allowDemoAccounts: false, corsOrigins: [] });
+    expect(loadConfig(PRODUCTION)).toMatchObject({ migrateOnStart: false, seedOnStart: false });
+    expect(loadConfig({ ...PRODUCTION, MIGRATE_ON_START: 'true' }).migrateOnStart).toBe(true);
+  });
+});
+
+describe('production start-up against the demo data set', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+  });
+  afterAll(() => gw.close());
+  const logged: Array<{ level: number; msg: string }> = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+
+  it('refuses a database whose demo logins accept the public password', async () => {
+    const refused = prepareDatabase(gw.db, loadConfig(PRODUCTION), logger);
+    await expect(refused).rejects.toThrow(StartupRefused);
+    await expect(prepareDatabase(gw.db, loadConfig(PRODUCTION), logger)).rejects.toThrow(
+      `demo accounts (${[DEMO_EMAILS.admin, DEMO_EMAILS.analyst, DEMO_EMAILS.investor].sort().join(', ')}) accept the public demo password`,
+    );
+  });
+
+  it('starts with ALLOW_DEMO_ACCOUNTS=true, logging a warning', async () => {
+    await prepareDatabase(gw.db, loadConfig({ ...PRODUCTION, ALLOW_DEMO_ACCOUNTS: 'true' }), logger);
+    expect(logged.filter((l) => l.level === 40).map((l) => l.msg)).toContain('demo accounts accept the public demo password (ALLOW_DEMO_ACCOUNTS=true)');
+  });
+
+  it('starts once the demo logins have other passwords', async () => {
+    await gw.db.prisma.user.updateMany({ where: { email: { in: Object.values(DEMO_EMAILS) } }, data: { passwordHash: await hashPassword('Another-Secret-9') } });
+    await expect(prepareDatabase(gw.db, loadConfig(PRODUCTION), logger)).resolves.toBeUndefined();
+  });
+});
+
+describe('production start on an unmigrated database', () => {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-unmigrated-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('says so, stays not ready, and becomes ready (PostgreSQL: until the migrate job has run)', async () => {
+    let databaseUrl = '';
+    let dropDatabase = async () => undefined as unknown;
+    if (serverUrl) {
+      const { Client } = await import('pg');
+      const admin = new Client({ connectionString: serverUrl });
+      await admin.connect();
+      const name = `gateway_unmigrated_${process.pid}`;
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${name}`);
+      databaseUrl = withDatabase(serverUrl, name);
+      dropDatabase = async () => {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      };
+    }
+    const server = startEntry({ ...PRODUCTION, DATABASE_URL: databaseUrl, DATA_DIR: dataDir });
+    try {
+      const { port } = await server.logged((l) => typeof l.port === 'number');
+      const notMigrated = await server.logged((l) => String(l.msg).startsWith('database not migrated'));
+      expect(notMigrated.msg).toContain('run `npm run migrate` or set MIGRATE_ON_START=true');
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(503);
+      if (serverUrl) {
+        // PGlite's files belong to the one process that opened them: only a server has a migrate job.
+        const db = await openDatabase({ databaseUrl, poolSize: 1 });
+        await migrateDatabase(db);
+        await db.close();
+        await server.logged((l) => l.msg === 'ready');
+        expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      await dropDatabase();
+    }
+  });
+});
