@@ -87,6 +87,9 @@ export class HttpError extends AppError {
   static methodNotAllowed = (allow: string[]) => new HttpError('Method not allowed.', 'METHOD_NOT_ALLOWED', 405, { allow });
   static malformedJson = () => new HttpError('Malformed JSON body.', 'BAD_REQUEST', 400);
   static payloadTooLarge = () => new HttpError('Payload too large.', 'PAYLOAD_TOO_LARGE', 413);
+  static unsupportedMediaType = () => new HttpError('Unsupported media type.', 'UNSUPPORTED_MEDIA_TYPE', 415);
+  /** A multipart body that cannot be parsed: no boundary, a truncated part, a request cut short. */
+  static malformedMultipart = () => new HttpError('Malformed multipart body.', 'BAD_REQUEST', 400);
 }
 
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P03', '53300', 'P1001', 'P1002', 'P1017']);
