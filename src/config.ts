@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { S3StorageOptions } from './services/storage/s3-file-storage';
 
 /** Runtime configuration, read once from the environment (contract §5). */
 export interface Config {
@@ -50,6 +51,10 @@ export interface Config {
   auditSealIntervalMs: number;
   /** Audit events older than this many days are pruned (as a sealed prefix); undefined keeps them forever. */
   auditRetentionDays: number | undefined;
+
+  // --- File storage (KYC documents) ---
+  /** STORAGE=local (storageDir, the default) or s3 (S3_* below). */
+  storage: { kind: 'local' } | { kind: 's3'; s3: S3StorageOptions };
 }
 
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
@@ -106,5 +111,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // ---- audit trail ----
     auditSealIntervalMs: int(env, 'AUDIT_SEAL_INTERVAL_MS', 5000),
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 0) || undefined,
+
+    storage: fileStorage(env),
+  };
+}
+
+/** STORAGE and the S3_* variables; s3 needs at least a bucket. */
+function fileStorage(env: NodeJS.ProcessEnv): Config['storage'] {
+  const kind = env.STORAGE || 'local';
+  if (kind === 'local') return { kind };
+  if (kind !== 's3') throw new Error(`STORAGE must be "local" or "s3", got "${kind}"`);
+  if (!env.S3_BUCKET) throw new Error('S3_BUCKET must be set when STORAGE=s3');
+  return {
+    kind,
+    s3: {
+      endpoint: env.S3_ENDPOINT || undefined,
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION || 'us-east-1',
+      accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+    },
   };
 }
