@@ -291,7 +291,7 @@ describe('statement access', () => {
 
     // The token is encrypted and names a session, not a user: nothing in it can be pointed at another investor.
     const token = link.url.split('/').pop()!;
-    const tampered = token.replace(/\.([^.]+)\.([^.]+)$/, (_m, cipher: string, tag: string) => `.${cipher.slice(0, -1)}${cipher.endsWith('A') ? 'B' : 'A'}.${tag}`);
+    const tampered = token.replace(/\.([^.]+)\.([^.]+)$/, (_m, cipher: string, tag: string) => `.${cipher.startsWith('A') ? 'B' : 'A'}${cipher.slice(1)}.${tag}`);
     expect((await get(`/api/v1/downloads/${tampered}`, null)).status).toBe(404);
   });
 
