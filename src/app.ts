@@ -4,6 +4,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import cors from 'cors';
+import bytes from 'bytes';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
@@ -28,6 +29,7 @@ import { routeTable } from './rest/routes';
 import { buildGatewaySchema } from './schema/build';
 import type { Services } from './services';
 import { closeRedis } from './services/redis';
+import { graphqlUploads } from './uploads';
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -176,12 +178,17 @@ export async function createGateway(config: Config, db: Database, services: Serv
   const json = express.json({ limit: config.bodyLimit });
   // The one JSON body limit of /graphql: a document and its variables, never file contents.
   const graphqlJson = express.json({ limit: config.graphqlBodyLimit });
+  // Files come as multipart requests on both faces, streamed to storage: the file plus the body limit for the rest.
+  const uploads = { maxFileBytes: config.uploadMaxBytes, maxRequestBytes: config.uploadMaxBytes + (bytes.parse(config.bodyLimit) ?? 0) };
   app.use(
     '/graphql',
     whenReady,
+    graphqlUploads(services, uploads),
     graphqlJson,
     expressMiddleware(apollo, {
-      context: ({ req }) => buildContext(services, req.headers.authorization, requestMeta(req)).catch((err: unknown) => Promise.reject(withHttpStatus(err))),
+      // A multipart request was authenticated before its body was read (graphqlUploads): that context is reused.
+      context: async ({ req, res }) =>
+        (res.locals.context as Context | undefined) ?? buildContext(services, req.headers.authorization, requestMeta(req)).catch((err: unknown) => Promise.reject(withHttpStatus(err))),
     }),
   );
   const operations = loadOperations();
@@ -191,7 +198,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.get('/api/v1/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   app.get('/api/v1/docs/:file', (req, res, next) => (DOCS_ASSETS.has(req.params.file) ? res.sendFile(req.params.file, { root: getAbsoluteFSPath() }) : next()));
   app.get('/api/v1/downloads/:token', whenReady, createDownloadHandler(services));
-  app.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services, config.uploadMaxBytes));
+  app.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services, uploads));
   app.use((_req: Request, res: Response) => sendError(res, HttpError.routeNotFound(), logger));
 
   // Body parser failures (and anything else that escaped) in the contract's format.

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import bytes from 'bytes';
 import { z } from 'zod';
+import type { S3StorageOptions } from './services/storage/s3-file-storage';
 
 /**
  * Runtime configuration, read once from the environment (contract §5) and validated by one zod
@@ -88,6 +89,10 @@ export interface Config {
   shutdownGraceMs: number;
   /** After the grace: the longest wait for in-flight requests before connections are cut. */
   shutdownTimeoutMs: number;
+
+  // --- File storage (KYC documents) ---
+  /** STORAGE=local (storageDir, the default) or s3 (S3_* below). */
+  storage: { kind: 'local' } | { kind: 's3'; s3: S3StorageOptions };
 }
 
 /** A configuration value the gateway cannot start with; the message is the one line to print. */
@@ -102,7 +107,7 @@ const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'
 // so an error reads "PORT must be an integer from 0 to 65535 (got "abc")".
 const text = () => z.string().trim();
 /** Never echoed back in an error line. */
-const SECRETS = new Set(['JWT_SECRET', 'DATABASE_URL', 'FIREBASE_CREDENTIALS', 'REDIS_URL', 'METRICS_TOKEN', 'SMTP_URL']);
+const SECRETS = new Set(['JWT_SECRET', 'DATABASE_URL', 'FIREBASE_CREDENTIALS', 'REDIS_URL', 'METRICS_TOKEN', 'SMTP_URL', 'S3_SECRET_ACCESS_KEY']);
 
 function integer(fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return optionalInteger(min, max).default(fallback);
@@ -196,8 +201,18 @@ const envSchema = z
     DB_TRANSACTION_TIMEOUT_MS: integer(10_000),
     SHUTDOWN_GRACE_MS: optionalInteger().optional(),
     SHUTDOWN_TIMEOUT_MS: integer(30_000),
+
+    // -- file storage (KYC documents) --
+    STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
+    S3_ENDPOINT: text().regex(/^https?:\/\/\S+$/, { error: 'must be an http(s) URL such as http://minio:9000' }).optional(),
+    S3_BUCKET: text().optional(),
+    S3_REGION: text().default('us-east-1'),
+    S3_ACCESS_KEY_ID: text().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: flag().default(false),
   })
   .superRefine((env, ctx) => {
+    if (env.STORAGE === 's3' && !env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must be set when STORAGE=s3' });
     if (env.NODE_ENV !== 'production') return;
     if ((env.JWT_SECRET ?? '').length < 32 || env.JWT_SECRET === DEV_JWT_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must be set (at least 32 characters, not the development default) when NODE_ENV=production' });
@@ -285,5 +300,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Production: long enough for a load balancer's health check to notice; elsewhere nobody is watching.
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? (production ? 5000 : 0),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    storage: e.STORAGE === 's3'
+      ? {
+          kind: 's3',
+          s3: {
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          },
+        }
+      : { kind: 'local' },
   };
 }

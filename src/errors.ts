@@ -89,6 +89,8 @@ export class HttpError extends AppError {
   static malformedJson = () => new HttpError('Malformed JSON body.', 'BAD_REQUEST', 400);
   static payloadTooLarge = () => new HttpError('Payload too large.', 'PAYLOAD_TOO_LARGE', 413);
   static unsupportedMediaType = () => new HttpError('Unsupported media type.', 'UNSUPPORTED_MEDIA_TYPE', 415);
+  /** A multipart body that cannot be parsed: no boundary, a truncated part, a request cut short. */
+  static malformedMultipart = () => new HttpError('Malformed multipart body.', 'BAD_REQUEST', 400);
 }
 
 /**

@@ -1,8 +1,10 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Response } from 'superagent';
 import type { AuthUser } from '../src/context';
 import type { Prisma } from '../src/db/database';
@@ -72,10 +74,18 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 const UPLOAD = `mutation($input: UploadKycDocumentInput!) { uploadKycDocument(input: $input) { id investorId documentType status mimeType sizeBytes } }`;
-const gqlUpload = (token: string, bytes: Buffer | string, documentType = 'PASSPORT') =>
-  t.gql<{ uploadKycDocument: { id: number; investorId: number; documentType: string; status: string; mimeType: string; sizeBytes: number } }>(
-    UPLOAD, { input: { documentType, file: { fileName: 'scan.bin', contentBase64: typeof bytes === 'string' ? bytes : bytes.toString('base64') } } }, token,
-  );
+type Uploaded = { uploadKycDocument: { id: number; investorId: number; documentType: string; status: string; mimeType: string; sizeBytes: number } };
+/** A GraphQL multipart request (the spec's operations, map, then the file), with Apollo's CSRF preflight header. */
+const gqlUploadRequest = (token: string | null, bytes: Buffer, documentType = 'PASSPORT') => {
+  const req = t.http.post('/graphql').set('apollo-require-preflight', 'true');
+  if (token) req.set('authorization', `Bearer ${token}`);
+  return req
+    .field('operations', JSON.stringify({ query: UPLOAD, variables: { input: { documentType, file: null } } }))
+    .field('map', JSON.stringify({ 0: ['variables.input.file'] }))
+    .attach('0', bytes, { filename: 'scan.bin', contentType: 'application/octet-stream' });
+};
+const gqlUpload = async (token: string, bytes: Buffer, documentType = 'PASSPORT') =>
+  (await gqlUploadRequest(token, bytes, documentType)).body as { data?: Uploaded; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
 const DOWNLOAD = `query($id: Int!) { kycDocumentDownload(id: $id) { fileName contentType url expiresAt } }`;
 
 async function uploaded(bytes = pdf()) {
@@ -161,24 +171,124 @@ describe('POST /api/v1/kyc/documents', () => {
   });
 });
 
-describe('GraphQL uploadKycDocument', () => {
-  it('takes the file base64-encoded and applies the same rules', async () => {
+describe('hostile multipart bodies on POST /api/v1/kyc/documents', () => {
+  const raw = (body: Buffer | string, contentType: string, token = investor) =>
+    t.http.post('/api/v1/kyc/documents').set({ authorization: `Bearer ${token}`, 'content-type': contentType }).send(Buffer.from(body));
+  const part = (name: string, value: string, filename?: string) =>
+    `--x\r\nContent-Disposition: form-data; name="${name}"${filename === undefined ? '' : `; filename="${filename}"`}\r\n\r\n${value}\r\n`;
+
+  it('answers a body cut before its closing boundary with 400 and stays up (issue 7, finding 1)', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    // The report, verbatim: no document_type, so the 422 for it answers before the file is read.
+    const verbatim = await raw('--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 abc', 'multipart/form-data; boundary=x');
+    expect(verbatim.status).toBe(422);
+    expect(verbatim.body).toEqual({ success: false, message: 'The document type field is required.', errors: { document_type: ['The document type field is required.'] } });
+    const bodies = [
+      `${part('document_type', 'passport')}--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 ${'y'.repeat(4096)}`,
+      `${part('document_type', 'passport')}--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n`, // headers never end
+    ];
+    for (const body of bodies) {
+      const res = await raw(body, 'multipart/form-data; boundary=x');
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, message: 'Malformed multipart body.' });
+    }
+    expect((await t.http.get('/healthz')).status).toBe(200);
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
+  it('answers a missing or wrong boundary with 400 and another content type with 415', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    const body = `${part('document_type', 'passport')}${part('file', '%PDF-1.4 abc', 'a.pdf')}--x--\r\n`;
+    for (const contentType of ['multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=nope']) {
+      const res = await raw(body, contentType);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, message: 'Malformed multipart body.' });
+    }
+    for (const contentType of ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/pdf']) {
+      const res = await raw(contentType === 'application/json' ? '{"document_type":"passport"}' : 'document_type=passport', contentType);
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({ success: false, message: 'Unsupported media type.' });
+    }
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
+  it('stores only the first `file` part: extra files are drained, never stored', async () => {
+    const files = await storedFiles();
+    const [first, second, other] = [pdf(), png(), jpeg()];
+    const res = await t.http.post('/api/v1/kyc/documents').set('authorization', `Bearer ${investor}`)
+      .field('document_type', 'passport')
+      .attach('file', first, 'first.pdf').attach('file', second, 'second.png').attach('photo', other, 'photo.jpg');
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ mime_type: 'application/pdf', size_bytes: first.length });
+    const added = (await storedFiles()).filter((f) => !files.includes(f));
+    expect(added).toHaveLength(1);
+    const row = await t.db.prisma.kycDocument.findUniqueOrThrow({ where: { id: res.body.data.id } });
+    expect(await readAll(await t.services.kyc.storage.get(row.storageKey))).toEqual(first);
+  });
+
+  it('refuses a request declared larger than the file limit plus the body limit with 413, before reading it', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    const res = await upload(investor, 'passport', { bytes: pdf(MAX_BYTES + 1024 * 1024 + 1), name: 'huge.pdf' });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ success: false, message: 'Payload too large.' });
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
+  it('leaves no partial file and no row when the client aborts mid-upload', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    const storage = t.services.kyc.storage;
+    const put = storage.put.bind(storage);
+    // Wrapped in an object: resolving with the write's promise itself would wait for the write.
+    let writing!: (w: { done: Promise<void> }) => void;
+    const started = new Promise<{ done: Promise<void> }>((resolve) => (writing = resolve));
+    const spy = jest.spyOn(storage, 'put').mockImplementationOnce((key, content) => {
+      const done = put(key, content);
+      writing({ done });
+      return done;
+    });
+    await new Promise<void>((resolve) => t.gateway.server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = t.gateway.server.address() as AddressInfo;
+      const socket = connect(port, '127.0.0.1');
+      const head = `${part('document_type', 'passport')}--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n`;
+      socket.write(
+        `POST /api/v1/kyc/documents HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${investor}\r\n` +
+          `Content-Type: multipart/form-data; boundary=x\r\nContent-Length: ${MAX_BYTES}\r\n\r\n${head}`,
+      );
+      socket.write(pdf(8 * 1024));
+      const write = await started; // the file is on its way to storage…
+      socket.destroy(); // …when the client goes away
+      await expect(write.done).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    } finally {
+      spy.mockRestore();
+      await new Promise((resolve) => t.gateway.server.close(resolve));
+    }
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+});
+
+describe('GraphQL uploadKycDocument (multipart request spec)', () => {
+  it('streams the Upload to storage and applies the same rules as REST', async () => {
     const bytes = png();
     const res = await gqlUpload(investor, bytes);
     expect(res.errors).toBeUndefined();
     const doc = res.data!.uploadKycDocument;
     expect(doc).toMatchObject({ investorId: demoInvestorId, documentType: 'PASSPORT', status: 'PENDING', mimeType: 'image/png', sizeBytes: bytes.length });
     const row = await t.db.prisma.kycDocument.findUniqueOrThrow({ where: { id: doc.id } });
+    expect(row.checksum).toBe(createHash('sha256').update(bytes).digest('hex'));
     expect(await readAll(await t.services.kyc.storage.get(row.storageKey))).toEqual(bytes);
 
     const atLimit = await gqlUpload(investor, jpeg(MAX_BYTES));
     expect(atLimit.data?.uploadKycDocument.sizeBytes).toBe(MAX_BYTES);
 
     const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
-    const refusals: Array<[Buffer | string, string]> = [
+    const refusals: Array<[Buffer, string]> = [
       [Buffer.from('plain text'), NOT_A_DOCUMENT],
-      ['', 'The file must not be empty.'],
-      ['not base64!', 'The file content must be base64-encoded.'],
+      [Buffer.alloc(0), 'The file field is required.'],
       [jpeg(MAX_BYTES + 1), TOO_BIG],
     ];
     for (const [content, message] of refusals) {
@@ -188,11 +298,55 @@ describe('GraphQL uploadKycDocument', () => {
     expect(await storedFiles()).toEqual(files);
   });
 
-  it('validates the file name and refuses staff', async () => {
-    const noName = await t.gql(UPLOAD, { input: { documentType: 'PASSPORT', file: { fileName: '', contentBase64: pdf().toString('base64') } } }, investor);
-    expect(noName.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
-    expect(noName.errors?.[0].message).toBe('The file name field is required.');
+  it('authenticates before reading the body: a guest or a bad token is UNAUTHENTICATED and nothing reaches storage', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    const put = jest.spyOn(t.services.kyc.storage, 'put');
+    try {
+      for (const token of [null, 'not-a-token', `${investor.slice(0, -4)}AAAA`]) {
+        const res = await gqlUploadRequest(token, pdf(MAX_BYTES));
+        expect(res.status).toBe(401);
+        expect(res.body.errors[0]).toMatchObject({ message: 'Unauthenticated.', extensions: { code: 'UNAUTHENTICATED' } });
+      }
+      expect(put).not.toHaveBeenCalled();
+    } finally {
+      put.mockRestore();
+    }
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
+  it('needs the CSRF preflight header, refuses staff, and takes no base64 in JSON any more', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    const noPreflight = await t.http.post('/graphql').set('authorization', `Bearer ${investor}`)
+      .field('operations', JSON.stringify({ query: UPLOAD, variables: { input: { documentType: 'PASSPORT', file: null } } }))
+      .field('map', JSON.stringify({ 0: ['variables.input.file'] }))
+      .attach('0', pdf(), 'a.pdf');
+    expect(noPreflight.status).toBe(400);
+    expect(noPreflight.body.errors[0].message).toMatch(/Cross-Site Request Forgery/);
     expect((await gqlUpload(analyst, pdf())).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    const inline = await t.gql(UPLOAD, { input: { documentType: 'PASSPORT', file: { fileName: 'a.pdf', contentBase64: pdf().toString('base64') } } }, investor);
+    expect(inline.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(inline.errors?.[0].message).toMatch(/Upload value invalid/);
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
+  it('answers a malformed multipart request with a 4xx and keeps serving', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    const operations = JSON.stringify({ query: UPLOAD, variables: { input: { documentType: 'PASSPORT', file: null } } });
+    const truncated = Buffer.from(
+      `--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n` +
+        `--x\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.input.file"]}\r\n` +
+        `--x\r\nContent-Disposition: form-data; name="0"; filename="a.pdf"\r\n\r\n%PDF-1.4 abc`,
+    );
+    const res = await t.http.post('/graphql').set({ authorization: `Bearer ${investor}`, 'apollo-require-preflight': 'true', 'content-type': 'multipart/form-data; boundary=x' }).send(truncated);
+    expect(res.body.errors[0]).toMatchObject({ message: 'Malformed multipart body.', extensions: { code: 'BAD_REQUEST' } });
+    const noBoundary = await t.http.post('/graphql').set({ authorization: `Bearer ${investor}`, 'apollo-require-preflight': 'true', 'content-type': 'multipart/form-data' }).send(truncated);
+    expect(noBoundary.status).toBe(400);
+    expect(noBoundary.body.errors[0]).toMatchObject({ message: 'Malformed multipart body.', extensions: { code: 'BAD_REQUEST' } });
+    expect((await t.http.get('/healthz')).status).toBe(200);
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
   });
 });
 
@@ -233,9 +387,10 @@ describe('a failed upload leaves nothing half-written', () => {
               : Reflect.get(target, prop, receiver),
       });
     const failing = failInsert(t.db.prisma) as Prisma;
-    const service = new KycService(failing, new DownloadService('test-secret'), recording, MAX_BYTES);
+    const service = new KycService(failing, new DownloadService('test-secret', async () => null), recording, MAX_BYTES);
     const user: AuthUser = { id: 0, role: Role.INVESTOR, investorId: demoInvestorId, sessionId: 'test' };
-    await expect(service.upload(user, { documentType: 'PASSPORT', file: { contentBase64: pdf().toString('base64') } })).rejects.toThrow('insert failed');
+    const file = { filename: 'a.pdf', createReadStream: () => Readable.from([pdf()]) };
+    await expect(service.upload(user, { documentType: 'PASSPORT', file })).rejects.toThrow('insert failed');
     expect(written).toHaveLength(1);
     expect(await storage.exists(written[0])).toBe(false);
     expect(await t.db.prisma.kycDocument.count()).toBe(rows);
@@ -284,20 +439,78 @@ describe('downloading a KYC document', () => {
     expect((await t.http.get(`/api/v1/kyc/documents/${id}/download`)).status).toBe(401);
   });
 
-  it('is 404 for a forged, re-targeted or expired link', async () => {
+  it('is 404 for a tampered, cut or expired link; the token shows neither role nor session', async () => {
     const { id, bytes } = await uploaded();
-    const strangers = (await t.gql<{ kycDocumentDownload: { url: string } }>(DOWNLOAD, { id: (await uploadedBy(stranger)).id }, stranger)).data!.kycDocumentDownload.url;
     const url = (await t.gql<{ kycDocumentDownload: { url: string } }>(DOWNLOAD, { id }, investor)).data!.kycDocumentDownload.url;
-    const [payload, signature] = url.split('/').pop()!.split('.');
-    const forged = `${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
-    expect((await t.http.get(`/api/v1/downloads/${forged}`)).status).toBe(404);
-    // The investor's signature on the stranger's claims: not a valid link either.
-    const [otherPayload] = strangers.split('/').pop()!.split('.');
-    expect((await t.http.get(`/api/v1/downloads/${otherPayload}.${signature}`)).status).toBe(404);
     const token = url.split('/').pop()!;
-    await expect(t.services.downloads.open(token, new Date(Date.now() + 3600_000))).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    const file = await t.services.downloads.open(token);
+    // Compact JWE (dir, A256GCM): only the algorithm header is readable.
+    const parts = token.split('.');
+    expect(parts).toHaveLength(5);
+    expect(JSON.parse(Buffer.from(parts[0], 'base64url').toString())).toEqual({ alg: 'dir', enc: 'A256GCM' });
+    const session = (await t.db.prisma.session.findMany({ where: { user: { email: DEMO_EMAILS.investor } }, select: { id: true } })).map((x) => x.id);
+    for (const part of parts.slice(1)) {
+      const clear = Buffer.from(part, 'base64url').toString('latin1');
+      expect(clear).not.toMatch(/INVESTOR|investor|"sid"|"u"/);
+      for (const sid of session) expect(clear).not.toContain(sid);
+    }
+    // The first character: the last one of a base64url part may carry only padding bits.
+    const flip = (p: string) => `${p.startsWith('A') ? 'B' : 'A'}${p.slice(1)}`;
+    for (const bad of [parts.map((p, i) => (i === 3 ? flip(p) : p)).join('.'), parts.map((p, i) => (i === 4 ? flip(p) : p)).join('.'), parts.slice(0, 4).join('.'), 'x', '']) {
+      expect((await t.http.get(`/api/v1/downloads/${bad}`)).status).toBe(404);
+    }
+    await expect(t.services.downloads.openToken(token, new Date(Date.now() + 3600_000))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const file = await t.services.downloads.openToken(token);
     expect(Buffer.compare(await readAll(file.stream), bytes)).toBe(0);
+  });
+
+  it('refuses a link forged with the old default secret (the payload naming any user and role)', async () => {
+    const { id } = await uploaded();
+    const claims = { k: 'kyc-document', p: { id }, u: { id: 1, role: 'ADMIN', investorId: null, sessionId: randomUUID() }, e: Math.floor(Date.now() / 1000) + 300 };
+    const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    const signature = createHmac('sha256', 'dev-only-insecure-secret-change-me').update(`download:${payload}`).digest('base64url');
+    const res = await t.http.get(`/api/v1/downloads/${payload}.${signature}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, message: 'Resource not found.' });
+    // A link made under another secret (another deployment, a rotated JWT_SECRET) opens nothing either.
+    const other = new DownloadService('another-secret-of-at-least-32-characters', (sid) => t.services.auth.sessionUser(sid));
+    const user = await t.services.auth.authenticate(investor);
+    const foreign = await other.url(other.link(user!, 'kyc-document', { id }, 'x.pdf', 'application/pdf'));
+    expect((await t.http.get(foreign)).status).toBe(404);
+  });
+
+  it('dies with its session: logout, password reset and account deletion', async () => {
+    const fetchLink = async (token: string, docId: number) =>
+      (await t.gql<{ kycDocumentDownload: { url: string } }>(DOWNLOAD, { id: docId }, token)).data!.kycDocumentDownload.url;
+    const email = `kyc-link-${randomUUID()}@example.com`;
+    await t.http.post('/api/v1/auth/register').send({ name: 'Link Holder', email, password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD });
+    const [first, second] = [await t.token(email), await t.token(email)];
+    const { id } = await uploadedBy(first);
+
+    // Logout ends this session's links only.
+    const [mine, theirs] = [await fetchLink(first, id), await fetchLink(second, id)];
+    expect((await fetchFile(mine)).status).toBe(200);
+    expect((await t.http.post('/api/v1/auth/logout').set('authorization', `Bearer ${first}`)).status).toBe(200);
+    expect((await t.http.get(mine)).status).toBe(404);
+    expect((await fetchFile(theirs)).status).toBe(200);
+
+    // A password reset ends every session, and with them every link.
+    const mailed = jest.spyOn(t.services.mailer, 'send');
+    try {
+      await t.http.post('/api/v1/auth/password/forgot').send({ email });
+      const resetToken = /Token: (\S+)/.exec(mailed.mock.calls[0][0].text)![1];
+      const reset = await t.http.post('/api/v1/auth/password/reset').send({ email, token: resetToken, password: 'N3w-password!', password_confirmation: 'N3w-password!' });
+      expect(reset.status).toBe(200);
+    } finally {
+      mailed.mockRestore();
+    }
+    expect((await t.http.get(theirs)).status).toBe(404);
+
+    // Deleting the account ends the links of the session that asked for the deletion too.
+    const third = await t.token(email, 'N3w-password!');
+    const last = await fetchLink(third, id);
+    expect((await fetchFile(last)).status).toBe(200);
+    expect((await t.http.delete('/api/v1/auth/me').set('authorization', `Bearer ${third}`).send({ password: 'N3w-password!' })).status).toBe(200);
+    expect((await t.http.get(last)).status).toBe(404);
   });
 
   it('is 404 when the document exists but its file does not', async () => {

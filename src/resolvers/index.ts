@@ -8,6 +8,7 @@ import { CategoryMembershipResolver } from './category-membership.resolver';
 import { CategoryResolver } from './category.resolver';
 import { DashboardResolver } from './dashboard.resolver';
 import { DistributionResolver } from './distribution.resolver';
+import { DownloadResolver } from './download.resolver';
 import { InvestmentRequestResolver } from './investment-request.resolver';
 import { InvestorResolver } from './investor.resolver';
 import { KycResolver } from './kyc.resolver';
@@ -21,4 +22,4 @@ import { UnitResolver } from './unit.resolver';
 import { WithdrawalRequestResolver } from './withdrawal-request.resolver';
 
 /** Every resolver class of the schema (one line per feature). */
-export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [AuthResolver, AccountResolver, SettingsResolver, LegalResolver, AppConfigResolver, DistributionResolver, WithdrawalRequestResolver, InvestorResolver, InvestmentRequestResolver, PortfolioResolver, PayoutResolver, CategoryResolver, UnitResolver, CategoryMembershipResolver, DashboardResolver, KycResolver, AnalyticsResolver, NotificationResolver, StatementResolver, AuditResolver];
+export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [AuthResolver, AccountResolver, SettingsResolver, LegalResolver, AppConfigResolver, DistributionResolver, WithdrawalRequestResolver, InvestorResolver, InvestmentRequestResolver, PortfolioResolver, PayoutResolver, CategoryResolver, UnitResolver, CategoryMembershipResolver, DashboardResolver, KycResolver, AnalyticsResolver, NotificationResolver, StatementResolver, AuditResolver, DownloadResolver];

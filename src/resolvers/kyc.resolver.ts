@@ -1,6 +1,6 @@
-import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver, UseMiddleware } from 'type-graphql';
 import type { Context } from '../context';
-import { Download } from '../schema/download.type';
+import { Download, HandOverFile } from '../schema/download.type';
 import { Role } from '../schema/enums';
 import { KycDocument, KycDocumentsArgs, KycScopeArgs, KycStatusSummary, UploadKycDocumentInput } from '../schema/kyc.type';
 import { RejectArgs } from '../schema/review.type';
@@ -28,6 +28,7 @@ export class KycResolver {
 
   @Authorized()
   @Query(() => Download, { description: 'A short-lived link to the file; for its owner and staff.' })
+  @UseMiddleware(HandOverFile)
   kycDocumentDownload(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.kyc.downloadLink(ctx.user!, id);
   }

@@ -1,6 +1,6 @@
-import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Query, Resolver, UseMiddleware } from 'type-graphql';
 import type { Context } from '../context';
-import { Download } from '../schema/download.type';
+import { Download, HandOverFile } from '../schema/download.type';
 import { Role } from '../schema/enums';
 import { ProfitStatementArgs, StatementFormatArgs, TaxStatementArgs } from '../schema/statement.type';
 
@@ -9,18 +9,21 @@ import { ProfitStatementArgs, StatementFormatArgs, TaxStatementArgs } from '../s
 export class StatementResolver {
   @Authorized(Role.INVESTOR)
   @Query(() => Download, { description: 'Distributions and payouts between two dates, as a PDF or CSV download link.' })
+  @UseMiddleware(HandOverFile)
   profitStatement(@Args(() => ProfitStatementArgs) { from, to, format }: ProfitStatementArgs, @Ctx() ctx: Context) {
     return ctx.services.statements.profitLink(ctx.user!, from, to, format);
   }
 
   @Authorized(Role.INVESTOR)
   @Query(() => Download, { description: 'Income per unit (gross, fees, net) and withdrawals of one tax year.' })
+  @UseMiddleware(HandOverFile)
   taxStatement(@Args(() => TaxStatementArgs) { year, format }: TaxStatementArgs, @Ctx() ctx: Context) {
     return ctx.services.statements.taxLink(ctx.user!, year, format);
   }
 
   @Authorized(Role.INVESTOR)
   @Query(() => Download, { description: 'Current holdings: invested, current value and return.' })
+  @UseMiddleware(HandOverFile)
   portfolioSummaryStatement(@Args(() => StatementFormatArgs) { format }: StatementFormatArgs, @Ctx() ctx: Context) {
     return ctx.services.statements.portfolioSummaryLink(ctx.user!, format);
   }

@@ -32,7 +32,7 @@ export async function sendIdempotent(req: Request, res: Response, services: Serv
   try {
     const result = await run();
     // Idempotent routes are POSTs that answer an envelope, never a download.
-    if ('download' in result) throw new Error(`${req.method} ${path}: an idempotent route cannot answer a download`);
+    if ('file' in result) throw new Error(`${req.method} ${path}: an idempotent route cannot answer a download`);
     answer = { status: result.status, headers: {}, body: stringify(result.body) };
   } catch (err) {
     answer = errorAnswer(err, services.logger);

@@ -1,8 +1,10 @@
 import { GraphQLObjectType, Kind, execute, getNamedType, validate, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Context } from '../context';
-import { NotFoundError } from '../errors';
+import { InternalError, NotFoundError } from '../errors';
 import { isIdempotentField } from '../schema/idempotent';
 import { laravelPaginator, type PageInfoShape } from '../pagination';
+import type { FileRoot } from '../schema/download.type';
+import type { DownloadLink } from '../services/download.service';
 import { compileShaper, type Shaper } from './serialize';
 import { compileCoercer, type Coercer, type InputSource } from './variables';
 
@@ -34,11 +36,11 @@ export interface RestRoute<TVars = Record<string, unknown>> {
   /** Status and message that depend on the operation's answer (they override `status` / `message`). */
   outcome?: (value: unknown) => { status?: number; message?: string };
   /**
-   * download: the operation answers a `Download` link and the route streams that file itself
-   * (Content-Disposition: attachment) instead of an envelope.
+   * download: the operation answers a `Download` and the route streams that file itself
+   * (Content-Disposition: attachment) instead of an envelope; no link is signed (see FileRoot).
    */
   download?: boolean;
-  /** multipart/form-data: the named file field reaches the variables as `{ file_name, content_base64 }`. */
+  /** multipart/form-data: the named file field reaches the variables as an `Upload`, streamed to storage. */
   multipartFile?: string;
   summary: string;
   auth: 'guest' | 'bearer' | 'admin';
@@ -54,7 +56,7 @@ export interface RequestUrl {
   path: string;
 }
 
-export type RouteResult = { status: number; body: unknown } | { download: { url: string } };
+export type RouteResult = { status: number; body: unknown } | { file: DownloadLink };
 
 export interface CompiledRoute {
   route: RestRoute<unknown>;
@@ -119,10 +121,14 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
     idempotent: r.method === 'POST' && op.operation === 'mutation' && isIdempotentField(fieldDef),
     async run(ctx, input, url) {
       const variableValues = coerce((r.variables?.(input) ?? {}) as Record<string, unknown>, source);
-      const result = await execute({ schema, document, contextValue: ctx, variableValues });
+      const root: FileRoot = { files: [] };
+      const result = await execute({ schema, document, contextValue: ctx, variableValues, rootValue: root });
       if (result.errors?.length) throw result.errors[0];
+      if (r.download) {
+        if (!root.files[0]) throw new InternalError(); // the operation's field lacks @UseMiddleware(HandOverFile)
+        return { file: root.files[0] };
+      }
       const value = (result.data as Record<string, unknown>)[key];
-      if (r.download) return { download: value as { url: string } };
       const decided = r.outcome?.(value);
       const status = decided?.status ?? r.status ?? 200;
       const text = decided?.message ?? r.message;

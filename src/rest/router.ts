@@ -4,6 +4,7 @@ import { buildContext, requestMeta } from '../context';
 import { HttpError, NotFoundError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
 import { IDEMPOTENCY_HEADER, sendIdempotent } from './idempotency';
+import type { UploadLimits } from '../uploads';
 import { readMultipart } from './multipart';
 import { sendDownload, sendError, sendJson } from './respond';
 import { compileRoute, type CompiledRoute } from './route';
@@ -48,7 +49,7 @@ function carriesBytes(req: Request): Promise<boolean> {
 }
 
 /** Express handler for /api/v1: match → 404 / 405, else run the route's GraphQL operation in-process. */
-export function createRestHandler(schema: GraphQLSchema, operations: Map<string, DocumentNode>, services: Services, uploadMaxBytes: number) {
+export function createRestHandler(schema: GraphQLSchema, operations: Map<string, DocumentNode>, services: Services, uploads: UploadLimits) {
   const compiled: CompiledRoute[] = routeTable.map((r) => compileRoute(schema, operations, r));
   return async (req: Request, res: Response, _next: NextFunction) => {
     const matches = compiled.filter((c) => c.pattern.test(req.path));
@@ -71,7 +72,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       const values = hit.pattern.exec(req.path)!.slice(1);
       const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeParam(values[i])]));
       const body = hit.route.multipartFile
-        ? await readMultipart(req, hit.route.multipartFile, uploadMaxBytes)
+        ? await readMultipart(req, res, hit.route.multipartFile, uploads)
         : req.body && typeof req.body === 'object' && !Array.isArray(req.body)
           ? (req.body as Record<string, unknown>)
           : {};
@@ -79,7 +80,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       const run = () => hit.run(ctx, { params, query: queryStrings(req.query), body }, { path });
       if (hit.idempotent && req.get(IDEMPOTENCY_HEADER) !== undefined) return await sendIdempotent(req, res, services, ctx.user, body, run);
       const result = await run();
-      if ('download' in result) return await sendDownload(res, await services.downloads.open(result.download.url.split('/').pop()!));
+      if ('file' in result) return await sendDownload(res, await services.downloads.open(result.file));
       sendJson(res, result.status, result.body);
     } catch (err) {
       if (res.headersSent) return void res.destroy(err as Error); // failed mid-stream: cut the download short
@@ -92,7 +93,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
 export function createDownloadHandler(services: Services) {
   return async (req: Request, res: Response) => {
     try {
-      await sendDownload(res, await services.downloads.open(String(req.params.token)));
+      await sendDownload(res, await services.downloads.openToken(String(req.params.token)));
     } catch (err) {
       if (res.headersSent) return void res.destroy(err as Error);
       sendError(res, err, services.logger);

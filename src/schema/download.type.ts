@@ -1,9 +1,25 @@
-import { Field, ObjectType } from 'type-graphql';
+import { Field, ObjectType, type MiddlewareFn } from 'type-graphql';
+import type { DownloadLink } from '../services/download.service';
 
-@ObjectType({ description: 'A file to fetch with GET on `url` (no token needed) before `expiresAt`.' })
+@ObjectType({ description: 'A file to fetch with GET on `url` (no token needed) before `expiresAt`, while the session that asked lasts.' })
 export class Download {
   @Field(() => String) fileName: string;
   @Field(() => String) contentType: string;
-  @Field(() => String, { description: 'Path of a signed, short-lived link on this server.' }) url: string;
+  // `url` is a field resolver (DownloadResolver): the link is only encrypted when a client asks for it.
   @Field(() => Date) expiresAt: Date;
 }
+
+/**
+ * The root value REST passes when it runs a file operation in-process: the answered DownloadLink is
+ * handed over here and the router streams it directly, with no link to sign and parse back.
+ */
+export interface FileRoot {
+  files: DownloadLink[];
+}
+
+/** On the fields that answer a Download: hands the link to REST's FileRoot when there is one. */
+export const HandOverFile: MiddlewareFn = async ({ root }, next) => {
+  const link = (await next()) as DownloadLink;
+  (root as Partial<FileRoot> | undefined)?.files?.push(link);
+  return link;
+};

@@ -1,9 +1,10 @@
-import { IsOptional, Min, ValidateNested } from 'class-validator';
+import { IsOptional, Min } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { KycStatus } from '../services/investor.service';
 import { KycDocumentStatus, KycDocumentType } from './enums';
 import './investor.type'; // registers the KycStatus enum used below
-import { RequiredText, Text } from './rules';
+import type { FileUpload } from '../services/storage/upload';
+import { UploadScalar } from './upload.type';
 
 @ObjectType({ description: 'An identity or address document an investor uploaded for verification (the file itself is not exposed).' })
 export class KycDocument {
@@ -42,26 +43,10 @@ export class KycDocumentsArgs extends KycScopeArgs {
   @Field(() => KycDocumentStatus, { nullable: true, description: 'E.g. PENDING: the review queue.' }) status?: KycDocumentStatus | null;
 }
 
-/** Base64 of the largest upload any sane UPLOAD_MAX_BYTES allows (64 MB). */
-const BASE64_MAX = Math.ceil((64 * 1024 * 1024 * 4) / 3);
-
-@InputType({ description: 'A file sent inline. REST sends it as multipart/form-data instead; the adapter turns it into this.' })
-export class FileUploadInput {
-  @Field(() => String, { description: 'The name on the client; informative only (the type is read from the content).' })
-  @RequiredText('file name', 255)
-  fileName: string;
-
-  @Field(() => String, { description: 'The bytes, base64-encoded.' })
-  // Generous: the JSON body limit and the service's UPLOAD_MAX_BYTES check are the real bounds.
-  @Text('file', BASE64_MAX)
-  contentBase64: string;
-}
-
 @InputType()
 export class UploadKycDocumentInput {
   @Field(() => KycDocumentType) documentType: KycDocumentType;
 
-  @Field(() => FileUploadInput, { description: 'A PDF, JPEG or PNG, at most UPLOAD_MAX_BYTES (10 MB by default).' })
-  @ValidateNested()
-  file: FileUploadInput;
+  @Field(() => UploadScalar, { description: 'A PDF, JPEG or PNG (told by its first bytes), at most UPLOAD_MAX_BYTES (10 MB by default).' })
+  file: Promise<FileUpload>;
 }

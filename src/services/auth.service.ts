@@ -88,13 +88,19 @@ export class AuthService {
     } catch {
       return null;
     }
-    if (typeof claims.sid !== 'string' || !/^[0-9a-f-]{36}$/i.test(claims.sid)) return null;
+    const user = typeof claims.sid === 'string' ? await this.sessionUser(claims.sid) : null;
+    return user && String(user.id) === claims.sub ? user : null;
+  }
+
+  /** The user of a live session (not revoked, not expired, user not deleted), else null. Download links use it too. */
+  async sessionUser(sessionId: string): Promise<AuthUser | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(sessionId)) return null;
     const session = await this.prisma.session.findUnique({
-      where: { id: claims.sid },
+      where: { id: sessionId },
       select: { revokedAt: true, expiresAt: true, user: { select: { id: true, role: true, deletedAt: true, investor: { select: { id: true } } } } },
     });
-    if (!session || session.revokedAt || session.expiresAt <= new Date() || session.user.deletedAt || String(session.user.id) !== claims.sub) return null;
-    return { id: session.user.id, role: session.user.role, investorId: session.user.investor?.id ?? null, sessionId: claims.sid };
+    if (!session || session.revokedAt || session.expiresAt <= new Date() || session.user.deletedAt) return null;
+    return { id: session.user.id, role: session.user.role, investorId: session.user.investor?.id ?? null, sessionId };
   }
 
   async register(input: { name: string; email: string; password: string; passwordConfirmation: string; phone?: string | null }, ip: string, deviceName?: string | null): Promise<AuthResult> {

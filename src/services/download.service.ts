@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { EncryptJWT, jwtDecrypt } from 'jose';
 import type { AuthUser } from '../context';
 import { NotFoundError } from '../errors';
 
@@ -10,60 +11,89 @@ export interface DownloadFile {
   stream: Readable;
 }
 
-export interface DownloadLink {
-  fileName: string;
-  contentType: string;
-  url: string;
-  expiresAt: Date;
+/**
+ * A file someone may fetch: what it is, for whom, until when. GraphQL turns it into a link (`url`);
+ * the REST routes that serve files open it directly, in the same request, without a link.
+ */
+export class DownloadLink {
+  constructor(
+    readonly user: AuthUser,
+    readonly kind: string,
+    readonly params: Record<string, unknown>,
+    readonly fileName: string,
+    readonly contentType: string,
+    readonly expiresAt: Date,
+  ) {}
 }
 
 type Producer = (user: AuthUser, params: Record<string, unknown>) => Promise<DownloadFile>;
 
-interface Claims {
-  k: string;
-  p: Record<string, unknown>;
-  u: AuthUser;
-  e: number;
-}
+/** The session behind a link, as the bearer-token check sees it (null: revoked, expired, user deleted). */
+export type SessionLookup = (sessionId: string) => Promise<AuthUser | null>;
+
+/** Token format version: bumping it (with the key label) retires every link in circulation. */
+const KEY_LABEL = 'investment-platform/download-links/v2';
 
 /**
- * Downloads as short-lived signed links. A GraphQL field checks the request (ownership, input) and
- * answers a link; GET /api/v1/downloads/{token} (and the REST routes that serve files directly)
- * then stream the file from the producer the owning service registered, as the user who asked.
+ * Downloads as short-lived links. A GraphQL field checks the request (ownership, input) and answers
+ * a link; GET /api/v1/downloads/{token} then streams the file from the producer the owning service
+ * registered, as the user who asked.
+ *
+ * The token is an encrypted JWT (JWE, `dir` + A256GCM, jose) under a key derived by HKDF from
+ * JWT_SECRET with its own label, so it is as secret as the access tokens (required in production)
+ * and no access token key is reused. It carries the file's kind and parameters and the *session*,
+ * never a role: opening it looks the session up again, so a link dies with its session (logout,
+ * password reset, account deletion) and nobody can mint one for somebody else's session.
  */
 export class DownloadService {
   private readonly producers = new Map<string, Producer>();
+  private readonly key: Uint8Array;
 
   constructor(
-    private readonly secret: string,
+    secret: string,
+    private readonly sessions: SessionLookup,
     private readonly ttlSeconds = 300,
-  ) {}
+  ) {
+    this.key = new Uint8Array(hkdfSync('sha256', secret, Buffer.alloc(0), KEY_LABEL, 32));
+  }
 
   register(kind: string, producer: Producer): void {
     this.producers.set(kind, producer);
   }
 
   link(user: AuthUser, kind: string, params: Record<string, unknown>, fileName: string, contentType: string, now = new Date()): DownloadLink {
-    const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
-    const claims: Claims = { k: kind, p: params, u: user, e: Math.floor(expiresAt.getTime() / 1000) };
-    const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-    return { fileName, contentType, url: `/api/v1/downloads/${payload}.${this.sign(payload)}`, expiresAt };
+    return new DownloadLink(user, kind, params, fileName, contentType, new Date(now.getTime() + this.ttlSeconds * 1000));
   }
 
-  /** A forged, expired or unknown link is simply not found. */
-  async open(token: string, now = new Date()): Promise<DownloadFile> {
-    const [payload, signature] = token.split('.');
-    if (!payload || !signature) throw new NotFoundError();
-    const expected = Buffer.from(this.sign(payload));
-    const given = Buffer.from(signature);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new NotFoundError();
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Claims;
-    const producer = this.producers.get(claims.k);
-    if (!producer || claims.e * 1000 < now.getTime()) throw new NotFoundError();
-    return producer(claims.u, claims.p);
+  /** The path of the link (`/api/v1/downloads/{token}`). */
+  async url(link: DownloadLink): Promise<string> {
+    const token = await new EncryptJWT({ k: link.kind, p: link.params, sid: link.user.sessionId })
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+      .setExpirationTime(Math.floor(link.expiresAt.getTime() / 1000))
+      .encrypt(this.key);
+    return `/api/v1/downloads/${token}`;
   }
 
-  private sign(payload: string): string {
-    return createHmac('sha256', this.secret).update(`download:${payload}`).digest('base64url');
+  /** Streams a link's file in the request that made it (REST). */
+  open(link: DownloadLink): Promise<DownloadFile> {
+    const producer = this.producers.get(link.kind);
+    if (!producer) throw new NotFoundError();
+    return producer(link.user, link.params);
+  }
+
+  /** A forged, tampered, expired or unknown link, or one whose session has ended, is simply not found. */
+  async openToken(token: string, now = new Date()): Promise<DownloadFile> {
+    let claims: { k?: unknown; p?: unknown; sid?: unknown };
+    try {
+      ({ payload: claims } = await jwtDecrypt(token, this.key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'], requiredClaims: ['exp'], currentDate: now }));
+    } catch {
+      throw new NotFoundError();
+    }
+    const { k, p, sid } = claims;
+    if (typeof k !== 'string' || typeof sid !== 'string' || !p || typeof p !== 'object') throw new NotFoundError();
+    const producer = this.producers.get(k);
+    const user = producer && (await this.sessions(sid));
+    if (!producer || !user) throw new NotFoundError();
+    return producer(user, p as Record<string, unknown>);
   }
 }

@@ -25,7 +25,7 @@ import { RateLimitService } from './rate-limit.service';
 import { createRedis } from './redis';
 import { SettingsService } from './settings.service';
 import { StatementService } from './statement.service';
-import { LocalFileStorage } from './storage/local-file-storage';
+import { createFileStorage } from './storage';
 import { UnitService } from './unit.service';
 import { WithdrawalRequestService } from './withdrawal-request.service';
 
@@ -72,8 +72,8 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger): 
     redis,
     keyPrefix: `${config.redisKeyPrefix}rl:`,
   });
-  const downloads = new DownloadService(config.jwtSecret);
   const auth = new AuthService(prisma, config, limiter);
+  const downloads = new DownloadService(config.jwtSecret, (sessionId) => auth.sessionUser(sessionId));
   const mailer = createMailer(config, logger);
   const portfolio = new PortfolioService(prisma);
   return {
@@ -97,7 +97,7 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger): 
     units: new UnitService(prisma),
     categoryMemberships: new CategoryMembershipService(prisma),
     dashboard: new DashboardService(prisma),
-    kyc: new KycService(prisma, downloads, new LocalFileStorage(config.storageDir), config.uploadMaxBytes),
+    kyc: new KycService(prisma, downloads, createFileStorage(config), config.uploadMaxBytes),
     analytics: new AnalyticsService(prisma),
     statements: new StatementService(prisma, downloads, portfolio),
     notifications: new NotificationService(prisma),

@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream';
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
@@ -11,6 +12,7 @@ import { notify } from './notification.service';
 import { KYC_DOCUMENT, assertTransition, assertUpdated } from './state-machine';
 import type { FileStorage } from './storage/file-storage';
 import { audit, pick } from './audit.service';
+import { UploadInspector, type FileKind, type FileUpload } from './storage/upload';
 
 export interface KycDocumentsFilter {
   investorId?: number | null;
@@ -32,17 +34,16 @@ const SELECT = {
 
 export interface UploadKycDocument {
   documentType: KycDocumentType;
-  file: { contentBase64: string };
+  /** GraphQL's Upload scalar gives a promise of the file; it resolves when its part begins. */
+  file: FileUpload | Promise<FileUpload>;
 }
 
 /** The accepted types, recognised by their first bytes only (never by name or declared type). */
-const FILE_TYPES = [
+const FILE_TYPES: FileKind[] = [
   { mimeType: 'application/pdf', extension: 'pdf', magic: Buffer.from('%PDF-') },
   { mimeType: 'image/jpeg', extension: 'jpg', magic: Buffer.from([0xff, 0xd8, 0xff]) },
   { mimeType: 'image/png', extension: 'png', magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
 ];
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** A name that says what the file is, not whose it is (the original name is not kept). */
 const fileNameOf = (doc: { id: number; documentType: KycDocumentType; mimeType: string }) =>
@@ -105,22 +106,29 @@ export class KycService {
   }
 
   /**
-   * Stores the file first, then the row; if the row cannot be written the file is removed again,
-   * so a failure leaves neither a row without a file nor a file without a row.
+   * Streams the file into storage, checking size and type on the way, then writes the row; if the
+   * row cannot be written the file is removed again, so a failure leaves neither a row without a
+   * file nor a file (or part of one) without a row.
    */
   async upload(user: AuthUser, input: UploadKycDocument) {
     const investorId = requireInvestor(user);
-    const bytes = this.decode(input.file.contentBase64);
-    const type = FILE_TYPES.find((t) => bytes.subarray(0, t.magic.length).equals(t.magic));
-    if (!type) throw ValidationError.field('file', 'The file must be a PDF, JPEG or PNG document.');
+    const file = await input.file;
+    const inspector = new UploadInspector(FILE_TYPES, this.uploadMaxBytes, {
+      field: 'file',
+      tooBig: `The file field must not be greater than ${Math.floor(this.uploadMaxBytes / 1024)} kilobytes.`,
+      wrongType: 'The file must be a PDF, JPEG or PNG document.',
+      // Laravel's `required` rule counts an empty upload as no upload.
+      empty: 'The file field is required.',
+    });
     const storageKey = `kyc/${randomUUID()}`;
-    await this.storage.put(storageKey, bytes);
+    // pipeline() hands the source's errors (an aborted or malformed request) on to the storage write.
+    await this.storage.put(storageKey, pipeline(file.createReadStream(), inspector, () => undefined));
+    const { kind, sizeBytes, sha256 } = inspector.result();
     try {
       return await this.prisma.$transaction(async (tx) => {
         const doc = await tx.kycDocument.create({
           data: {
-            investorId, documentType: input.documentType, storageKey, mimeType: type.mimeType, sizeBytes: bytes.length,
-            checksum: createHash('sha256').update(bytes).digest('hex'),
+            investorId, documentType: input.documentType, storageKey, mimeType: kind.mimeType, sizeBytes, checksum: sha256,
           },
           select: SELECT,
         });
@@ -147,17 +155,6 @@ export class KycService {
     });
     if (!doc) throw new NotFoundError();
     return { fileName: fileNameOf(doc), contentType: doc.mimeType, stream: await this.storage.get(doc.storageKey) };
-  }
-
-  /** The same limit the REST multipart reader applies while streaming, here on the decoded bytes (GraphQL face). */
-  private decode(contentBase64: string): Buffer {
-    if (!BASE64.test(contentBase64)) throw ValidationError.field('file', 'The file content must be base64-encoded.');
-    const bytes = Buffer.from(contentBase64, 'base64');
-    if (bytes.length === 0) throw ValidationError.field('file', 'The file must not be empty.');
-    if (bytes.length > this.uploadMaxBytes) {
-      throw ValidationError.field('file', `The file field must not be greater than ${Math.floor(this.uploadMaxBytes / 1024)} kilobytes.`);
-    }
-    return bytes;
   }
 
   approve(reviewer: AuthUser, id: number) {

@@ -69,6 +69,8 @@ export function literal(type: GraphQLInputType): string {
       return '"2026-01-01"';
     case 'DateTime':
       return '"2026-01-01T00:00:00Z"';
+    case 'Upload':
+      return '$upload'; // files have no literal: sent as a multipart request
     default:
       return '"x"';
   }
@@ -77,5 +79,6 @@ export function literal(type: GraphQLInputType): string {
 export function operationFor(kind: 'Query' | 'Mutation', field: GraphQLField<unknown, unknown>): string {
   const args = field.args.filter((a) => a.type instanceof GraphQLNonNull).map((a) => `${a.name}: ${literal(a.type)}`);
   const selection = isLeafType(getNamedType(field.type)) ? '' : ' { __typename }';
-  return `${kind === 'Query' ? 'query' : 'mutation'} { ${field.name}${args.length ? `(${args.join(', ')})` : ''}${selection} }`;
+  const vars = args.some((a) => a.includes('$upload')) ? '($upload: Upload!)' : '';
+  return `${kind === 'Query' ? 'query' : 'mutation'}${vars} { ${field.name}${args.length ? `(${args.join(', ')})` : ''}${selection} }`;
 }

@@ -58,14 +58,6 @@ export type DistributionType =
   | 'INTEREST'
   | 'RENTAL_INCOME';
 
-/** A file sent inline. REST sends it as multipart/form-data instead; the adapter turns it into this. */
-export type FileUploadInput = {
-  /** The bytes, base64-encoded. */
-  contentBase64: string;
-  /** The name on the client; informative only (the type is read from the content). */
-  fileName: string;
-};
-
 export type InvestmentRequestFilter = {
   /** Staff only; investors always see their own. */
   investorId?: number | null | undefined;
@@ -229,8 +221,8 @@ export type UpdateSettingsInput = {
 
 export type UploadKycDocumentInput = {
   documentType: KycDocumentType;
-  /** A PDF, JPEG or PNG, at most UPLOAD_MAX_BYTES (10 MB by default). */
-  file: FileUploadInput;
+  /** A PDF, JPEG or PNG (told by its first bytes), at most UPLOAD_MAX_BYTES (10 MB by default). */
+  file: unknown;
 };
 
 export type WithdrawalRequestFilter = {
@@ -469,7 +461,7 @@ export type KycDocumentDownloadQueryVariables = Exact<{
 }>;
 
 
-export type KycDocumentDownloadQuery = { kycDocumentDownload: { url: string } };
+export type KycDocumentDownloadQuery = { kycDocumentDownload: { fileName: string } };
 
 export type LegalTextFieldsFragment = { kind: LegalTextKind, title: string, content: string, version: string, publishedAt: string, updatedAt: string };
 
@@ -621,7 +613,7 @@ export type ProfitStatementQueryVariables = Exact<{
 }>;
 
 
-export type ProfitStatementQuery = { profitStatement: { url: string } };
+export type ProfitStatementQuery = { profitStatement: { fileName: string } };
 
 export type TaxStatementQueryVariables = Exact<{
   year?: number | null | undefined;
@@ -629,14 +621,14 @@ export type TaxStatementQueryVariables = Exact<{
 }>;
 
 
-export type TaxStatementQuery = { taxStatement: { url: string } };
+export type TaxStatementQuery = { taxStatement: { fileName: string } };
 
 export type PortfolioSummaryStatementQueryVariables = Exact<{
   format?: StatementFormat | null | undefined;
 }>;
 
 
-export type PortfolioSummaryStatementQuery = { portfolioSummaryStatement: { url: string } };
+export type PortfolioSummaryStatementQuery = { portfolioSummaryStatement: { fileName: string } };
 
 export type UnitFieldsFragment = { id: number, code: string, name: string, description: string, location: string, status: UnitStatus, totalValue: string, availablePercentage: string, minInvestment: string, expectedReturn: string, currentValue: string, imageUrl: string | null, listedAt: string, createdAt: string, updatedAt: string, category: { id: number, name: string }, myHolding: { ownershipPercentage: string, investedAmount: string } | null };
 

@@ -1,0 +1,95 @@
+import type { Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { AppError, NotFoundError, ServiceUnavailableError } from '../../errors';
+import type { FileStorage } from './file-storage';
+
+export interface S3StorageOptions {
+  /** Unset → AWS's own endpoint for the region; set for S3-compatible services (MinIO, Ceph, R2…). */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  /** Both unset → the SDK's default credential chain (instance role, AWS_* variables, profile). */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `bucket` in the path instead of the host name, as most S3-compatible servers want. */
+  forcePathStyle: boolean;
+}
+
+/** S3's multipart minimum: at most one part is held in memory at a time (queueSize 1). */
+const PART_BYTES = 5 * 1024 * 1024;
+
+/**
+ * FileStorage on an S3-compatible object store (@aws-sdk/client-s3). Uploads stream through
+ * @aws-sdk/lib-storage (one PutObject for small files, a multipart upload aborted on failure for
+ * larger ones), so a failed or refused upload leaves no object. Downloads stream the object's body.
+ * The store being unreachable or misconfigured (no such bucket, bad credentials) is a 503; the
+ * content's own errors (a refused or broken upload) pass through as they are.
+ */
+export class S3FileStorage implements FileStorage {
+  private readonly client: S3Client;
+
+  constructor(private readonly options: S3StorageOptions) {
+    this.client = new S3Client({
+      endpoint: options.endpoint,
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      credentials: options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
+      // Checksums only where S3 requires them: S3-compatible servers do not all accept the newer
+      // default (aws-chunked bodies with CRC32 trailers).
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async put(key: string, content: Buffer | Readable): Promise<void> {
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.options.bucket, Key: key, Body: content },
+      partSize: PART_BYTES,
+      queueSize: 1,
+      leavePartsOnError: false,
+    });
+    // The content's own failure (a refused or broken upload) is the one to report, even when
+    // aborting the multipart upload then fails too.
+    let contentError: unknown;
+    if (!Buffer.isBuffer(content)) content.once('error', (err) => (contentError ??= err));
+    await upload.done().catch((err: unknown) => {
+      throw unavailable(contentError ?? err);
+    });
+  }
+
+  async get(key: string): Promise<Readable> {
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      return object.Body as Readable;
+    } catch (err) {
+      throw isMissing(err) ? new NotFoundError() : unavailable(err);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key })).catch((err: unknown) => {
+      throw unavailable(err);
+    });
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      return true;
+    } catch (err) {
+      if (isMissing(err)) return false;
+      throw unavailable(err);
+    }
+  }
+}
+
+/** The object (not the bucket) is missing. */
+const isMissing = (err: unknown) => err instanceof S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound');
+
+/** Our own errors (a refused upload) stay; the store's failures become 503, the cause kept for the log. */
+function unavailable(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  return Object.assign(new ServiceUnavailableError(), { cause: err });
+}
