@@ -1,15 +1,15 @@
 import { PDFParse } from 'pdf-parse';
 import type { Response } from 'supertest';
 import type { Response as RawResponse } from 'superagent';
-import { Writable } from 'node:stream';
 import { Decimal } from '../src/services/money';
-import { pdfStream } from '../src/services/statements/render';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 let t: TestGateway;
 let investorToken: string;
 let demoInvestorId: number;
 let demoName: string;
+/** How the demo investor's statements print amounts (their settings). */
+let demoPrinted: ReturnType<typeof printed>;
 let otherToken: string;
 let otherInvestorId: number;
 
@@ -23,6 +23,7 @@ beforeAll(async () => {
   const demo = await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor }, include: { investor: true } });
   demoInvestorId = demo.investor!.id;
   demoName = demo.name;
+  demoPrinted = await printedFor(demoInvestorId);
   // Another investor with paid payouts of their own.
   const other = await t.db.prisma.investor.findFirstOrThrow({
     where: { id: { not: demoInvestorId }, payouts: { some: { status: 'PAID' } } },
@@ -87,11 +88,26 @@ function csvBlocks(text: string): string[][][] {
 }
 
 const amounts = (cells: string[]) => cells.filter((c) => /^-?\d+\.\d{2}$/.test(c));
-/** The money figures on the PDF line that starts with `label`. */
-function pdfTotals(text: string, label: string): string[] {
+const spaces = (s: string) => s.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+/** The rest of the PDF line that starts with `label`, spaces normalised. */
+function pdfLine(text: string, label: string): string {
   const line = text.split('\n').find((l) => l.trim().startsWith(label));
   if (!line) throw new Error(`no "${label}" line in:\n${text}`);
-  return line.slice(line.indexOf(label) + label.length).match(/-?\d+\.\d{2}/g) ?? [];
+  return spaces(line.slice(line.indexOf(label) + label.length));
+}
+/** Amounts (money: decimal strings) and percentages as the PDF prints them in the given settings. */
+const printed = (settings: { language: string; currency: string }) => ({
+  money: (v: string) => spaces(new Intl.NumberFormat(settings.language, { style: 'currency', currency: settings.currency }).format(v as Intl.StringNumericLiteral)),
+  number: (v: string) => spaces(new Intl.NumberFormat(settings.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v as Intl.StringNumericLiteral)),
+});
+async function printedFor(investorId: number) {
+  const investor = await t.db.prisma.investor.findUniqueOrThrow({ where: { id: investorId }, select: { user: { select: { settings: true } } } });
+  return printed(investor.user.settings ?? { language: 'en', currency: 'USD' });
+}
+/** The CSV text after its UTF-8 byte order mark, which must be there. */
+function csvText(body: Buffer): string {
+  expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  return body.subarray(3).toString('utf8');
 }
 const fixed = (v: { toString(): string } | null | undefined) => new Decimal((v ?? 0).toString()).toFixed(2);
 const range = (from: string, to: string) => ({ gte: new Date(`${from}T00:00:00Z`), lt: new Date(new Date(`${to}T00:00:00Z`).getTime() + DAY_MS) });
@@ -105,13 +121,15 @@ function expectAttachment(res: Response, contentType: RegExp, fileName: string) 
 async function profitTotals(investorId: number, from: string, to: string) {
   const [d, p] = await Promise.all([
     t.db.prisma.distribution.aggregate({ where: { investorId, status: 'DISTRIBUTED', distributedAt: range(from, to) }, _sum: { grossAmount: true, fees: true, netAmount: true }, _count: true }),
-    t.db.prisma.payout.aggregate({ where: { investorId, status: 'PAID', paidAt: range(from, to) }, _sum: { amount: true }, _count: true }),
+    t.db.prisma.payout.groupBy({ by: ['source'], where: { investorId, status: 'PAID', paidAt: range(from, to) }, _sum: { amount: true }, _count: true }),
   ]);
+  const bySource = (source: string) => p.find((g) => g.source === source);
   return {
     distributions: [fixed(d._sum.grossAmount), fixed(d._sum.fees), fixed(d._sum.netAmount)],
     distributionCount: d._count,
-    payouts: [fixed(p._sum.amount)],
-    payoutCount: p._count,
+    profitPaid: [fixed(bySource('DISTRIBUTION')?._sum.amount)],
+    capitalReturned: [fixed(bySource('WITHDRAWAL')?._sum.amount)],
+    payoutCount: p.reduce((n, g) => n + g._count, 0),
   };
 }
 
@@ -127,28 +145,31 @@ describe('GET /api/v1/statements/profit', () => {
     expect((pdf.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(pdf.body);
     for (const heading of ['Investment Platform', 'Profit statement', `Investor: ${demoName}`, `Period: ${from} to ${today}`, 'Generated: ']) expect(text).toContain(heading);
-    expect(pdfTotals(text, 'Total distributions')).toEqual(expected.distributions);
-    expect(pdfTotals(text, 'Total payouts')).toEqual(expected.payouts);
+    expect(pdfLine(text, 'Total distributions')).toBe(expected.distributions.map(demoPrinted.money).join(' '));
+    expect(pdfLine(text, 'Total profit paid')).toBe(expected.profitPaid.map(demoPrinted.money).join(' '));
+    expect(pdfLine(text, 'Total capital returned')).toBe(expected.capitalReturned.map(demoPrinted.money).join(' '));
 
     const csv = await get(`/api/v1/statements/profit?from=${from}&to=${today}&format=csv`);
     expectAttachment(csv, /^text\/csv/, `profit-statement-${from}_${today}.csv`);
-    const [distributions, payouts] = csvBlocks((csv.body as Buffer).toString('utf8'));
+    const [distributions, payouts] = csvBlocks(csvText(csv.body));
     expect(distributions[0]).toEqual(['Date', 'Unit', 'Period', 'Type', 'Gross amount', 'Fees', 'Net amount']);
     expect(distributions).toHaveLength(expected.distributionCount + 2);
     expect(distributions.at(-1)![0]).toBe('Total distributions');
     expect(amounts(distributions.at(-1)!)).toEqual(expected.distributions);
     expect(payouts[0]).toEqual(['Date paid', 'Reference', 'Unit', 'Source', 'Amount']);
-    expect(payouts).toHaveLength(expected.payoutCount + 2);
-    expect(amounts(payouts.at(-1)!)).toEqual(expected.payouts);
+    expect(payouts).toHaveLength(expected.payoutCount + 3);
+    expect(amounts(payouts.at(-2)!)).toEqual(expected.profitPaid);
+    expect(amounts(payouts.at(-1)!)).toEqual(expected.capitalReturned);
   });
 
   it('defaults to the current calendar year to date', async () => {
     const res = await get('/api/v1/statements/profit?format=csv');
     expectAttachment(res, /^text\/csv/, `profit-statement-${thisYear}-01-01_${today}.csv`);
     const expected = await profitTotals(demoInvestorId, `${thisYear}-01-01`, today);
-    const [distributions, payouts] = csvBlocks((res.body as Buffer).toString('utf8'));
+    const [distributions, payouts] = csvBlocks(csvText(res.body));
     expect(amounts(distributions.at(-1)!)).toEqual(expected.distributions);
-    expect(amounts(payouts.at(-1)!)).toEqual(expected.payouts);
+    expect(amounts(payouts.at(-2)!)).toEqual(expected.profitPaid);
+    expect(amounts(payouts.at(-1)!)).toEqual(expected.capitalReturned);
   });
 
   it('streams long histories in batches across pages', async () => {
@@ -161,13 +182,14 @@ describe('GET /api/v1/statements/profit', () => {
     });
     const expected = await profitTotals(otherInvestorId, from, today);
     const csv = await get(`/api/v1/statements/profit?from=${from}&format=csv`, otherToken);
-    const [, payouts] = csvBlocks((csv.body as Buffer).toString('utf8'));
-    expect(payouts).toHaveLength(expected.payoutCount + 2);
-    expect(new Set(payouts.slice(1, -1).map((r) => r[1])).size).toBe(expected.payoutCount);
-    expect(amounts(payouts.at(-1)!)).toEqual(expected.payouts);
+    const [, payouts] = csvBlocks(csvText(csv.body));
+    expect(payouts).toHaveLength(expected.payoutCount + 3);
+    expect(new Set(payouts.slice(1, -2).map((r) => r[1])).size).toBe(expected.payoutCount);
+    expect(amounts(payouts.at(-2)!)).toEqual(expected.profitPaid);
     const pdf = await get(`/api/v1/statements/profit?from=${from}`, otherToken);
     const text = await pdfText(pdf.body);
-    expect(pdfTotals(text, 'Total payouts')).toEqual(expected.payouts);
+    const { money } = await printedFor(otherInvestorId);
+    expect(pdfLine(text, 'Total profit paid')).toBe(expected.profitPaid.map(money).join(' '));
     expect(Number(/-- 1 of (\d+) --/.exec(text)![1])).toBeGreaterThan(20);
   });
 
@@ -200,7 +222,7 @@ describe('GET /api/v1/statements/tax', () => {
 
     const csv = await get(`/api/v1/statements/tax?year=${year}&format=CSV`);
     expectAttachment(csv, /^text\/csv/, `tax-statement-${year}.csv`);
-    const [incomeRows, withdrawalRows] = csvBlocks((csv.body as Buffer).toString('utf8'));
+    const [incomeRows, withdrawalRows] = csvBlocks(csvText(csv.body));
     expect(incomeRows[0]).toEqual(['Unit code', 'Unit', 'Gross amount', 'Fees', 'Net amount']);
     expect(incomeRows.slice(1, -1).map((r) => r[4])).toEqual(perUnit.map((u) => fixed(u._sum.netAmount)));
     expect(amounts(incomeRows.at(-1)!)).toEqual(expectedIncome);
@@ -211,8 +233,8 @@ describe('GET /api/v1/statements/tax', () => {
     expectAttachment(pdf, /^application\/pdf/, `tax-statement-${year}.pdf`);
     const text = await pdfText(pdf.body);
     expect(text).toContain(`Tax statement ${year}`);
-    expect(pdfTotals(text, 'Total income')).toEqual(expectedIncome);
-    expect(pdfTotals(text, 'Total withdrawals')).toEqual(expectedWithdrawals);
+    expect(pdfLine(text, 'Total income')).toBe(expectedIncome.map(demoPrinted.money).join(' '));
+    expect(pdfLine(text, 'Total withdrawals')).toBe(expectedWithdrawals.map(demoPrinted.money).join(' '));
   });
 
   it('defaults to last year', async () => {
@@ -242,7 +264,7 @@ describe('GET /api/v1/statements/portfolio-summary', () => {
 
     const csv = await get('/api/v1/statements/portfolio-summary?format=csv');
     expectAttachment(csv, /^text\/csv/, `portfolio-summary-${today}.csv`);
-    const [rows] = csvBlocks((csv.body as Buffer).toString('utf8'));
+    const [rows] = csvBlocks(csvText(csv.body));
     expect(rows).toHaveLength(invested._count + 2);
     expect(amounts(rows.at(-1)!)).toEqual(expected);
 
@@ -251,7 +273,7 @@ describe('GET /api/v1/statements/portfolio-summary', () => {
     const text = await pdfText(pdf.body);
     expect(text).toContain('Portfolio summary');
     expect(text).toContain(`Period: As of ${today}`);
-    expect(pdfTotals(text, 'Total')).toEqual(expected);
+    expect(pdfLine(text, 'Total')).toBe([...expected.slice(0, 3).map(demoPrinted.money), demoPrinted.number(expected[3])].join(' '));
   });
 
   it('answers 422 for an unknown format', async () => {
@@ -271,9 +293,10 @@ describe('statement access', () => {
   it('gives each investor their own figures; an investor_id parameter changes nothing', async () => {
     const own = await profitTotals(otherInvestorId, '2000-01-01', today);
     const res = await get(`/api/v1/statements/profit?from=2000-01-01&format=csv&investor_id=${demoInvestorId}`, otherToken);
-    const [distributions, payouts] = csvBlocks((res.body as Buffer).toString('utf8'));
+    const [distributions, payouts] = csvBlocks(csvText(res.body));
     expect(amounts(distributions.at(-1)!)).toEqual(own.distributions);
-    expect(amounts(payouts.at(-1)!)).toEqual(own.payouts);
+    expect(amounts(payouts.at(-2)!)).toEqual(own.profitPaid);
+    expect(amounts(payouts.at(-1)!)).toEqual(own.capitalReturned);
   });
 
   it('GraphQL answers a signed link that streams the asker’s file, and no one else’s', async () => {
@@ -286,7 +309,7 @@ describe('statement access', () => {
 
     const file = await get(link.url, null);
     expectAttachment(file, /^text\/csv/, link.fileName);
-    const [distributions] = csvBlocks((file.body as Buffer).toString('utf8'));
+    const [distributions] = csvBlocks(csvText(file.body));
     expect(amounts(distributions.at(-1)!)).toEqual((await profitTotals(demoInvestorId, '2000-01-01', today)).distributions);
 
     // The token is encrypted and names a session, not a user: nothing in it can be pointed at another investor.
@@ -307,30 +330,72 @@ describe('statement access', () => {
   });
 });
 
-describe('PDF rendering', () => {
-  const turn = () => new Promise((resolve) => setImmediate(resolve));
+describe('statements investors accept', () => {
+  const NAME = 'Łukasz Żółć Müller 王';
+  const LONG_UNIT = 'Harbour View Residences, Tower B "North" – Penthouse Collection with Roof Terrace, Floor 42';
+  const FORMULA_UNIT = '=HYPERLINK("x")';
+  let token: string;
+  let investorId: number;
 
-  it('stops reading rows while a slow client has a megabyte of PDF still to take', async () => {
-    const total = 100_000;
-    let pulled = 0;
-    async function* rows() {
-      for (let i = 0; i < total; i++) {
-        if (i % 500 === 0) await turn(); // a DB batch
-        pulled++;
-        yield ['2026-01-01', `Unit ${i}`, '1.00'];
-      }
-    }
-    const doc = pdfStream({
-      platform: 'P', title: 'T', investorName: 'I', period: 'p', generatedAt: new Date(),
-      sections: [{ title: 'S', totalLabel: 'Total', columns: [{ header: 'a', width: 100 }, { header: 'b', width: 100 }, { header: 'c', width: 100, total: 'sum' }], rows: rows() }],
+  beforeAll(async () => {
+    // An investor of their own (name, settings, extra payouts), with a paid capital withdrawal.
+    const investor = await t.db.prisma.investor.findFirstOrThrow({
+      where: { id: { notIn: [demoInvestorId, otherInvestorId] }, payouts: { some: { status: 'PAID', source: 'WITHDRAWAL' } } },
+      include: { user: true },
     });
-    const stuck = new Writable({ highWaterMark: 1024, write: () => undefined }); // never acknowledges a chunk
-    doc.pipe(stuck);
-    while (doc.readableLength < 1 << 20 && pulled < total) await turn();
-    const before = pulled;
-    for (let i = 0; i < 50; i++) await turn();
-    expect(pulled).toBe(before);
-    expect(pulled).toBeLessThan(total);
-    doc.destroy();
+    investorId = investor.id;
+    token = await t.token(investor.user.email);
+    await t.db.prisma.user.update({ where: { id: investor.userId }, data: { name: NAME } });
+    await t.db.prisma.userSettings.upsert({ where: { userId: investor.userId }, create: { userId: investor.userId, language: 'de', currency: 'EUR' }, update: { language: 'de', currency: 'EUR' } });
+    const [long, formula] = await t.db.prisma.unit.findMany({ take: 2, orderBy: { id: 'desc' } });
+    await t.db.prisma.unit.update({ where: { id: long.id }, data: { name: LONG_UNIT } });
+    await t.db.prisma.unit.update({ where: { id: formula.id }, data: { name: FORMULA_UNIT } });
+    // Created later, paid earlier: ids and paid dates disagree.
+    await t.db.prisma.payout.create({ data: { investorId, unitId: long.id, source: 'DISTRIBUTION', amount: '1234567.89', status: 'PAID', reference: 'PO-LATE-ID', paidAt: new Date('2001-02-03T10:00:00Z') } });
+    await t.db.prisma.payout.create({ data: { investorId, unitId: formula.id, source: 'DISTRIBUTION', amount: '0.01', status: 'PAID', reference: 'PO-LATER-ID', paidAt: new Date('2001-01-02T10:00:00Z') } });
+  });
+
+  it('PDF: the name intact, amounts in the investor’s currency and format, separate totals, paid-date order, page x of y and footer', async () => {
+    const [bySource, disclaimer] = await Promise.all([
+      t.db.prisma.payout.groupBy({ by: ['source'], where: { investorId, status: 'PAID', paidAt: range('2000-01-01', today) }, _sum: { amount: true } }),
+      t.db.prisma.legalText.findUniqueOrThrow({ where: { kind: 'INVESTMENT_DISCLAIMER' } }),
+    ]);
+    const sum = (source: string) => fixed(bySource.find((g) => g.source === source)?._sum.amount);
+    const pdf = await get(`/api/v1/statements/profit?from=2000-01-01&to=${today}`, token);
+    expect(pdf.status).toBe(200);
+    const text = await pdfText(pdf.body);
+    const flat = spaces(text);
+
+    expect(text).toContain(`Investor: ${NAME}`);
+    // German format from the settings: dot thousands, comma decimals, the euro sign after.
+    expect(flat).toContain('1.234.567,89 €');
+    const { money } = printed({ language: 'de', currency: 'EUR' });
+    expect(pdfLine(text, 'Total profit paid')).toBe(money(sum('DISTRIBUTION')));
+    expect(pdfLine(text, 'Total capital returned')).toBe(money(sum('WITHDRAWAL')));
+    expect(sum('WITHDRAWAL')).not.toBe('0.00');
+
+    expect(flat.indexOf('PO-LATER-ID')).toBeGreaterThan(-1);
+    expect(flat.indexOf('PO-LATER-ID')).toBeLessThan(flat.indexOf('PO-LATE-ID'));
+    expect(flat).toContain(LONG_UNIT); // wrapped over lines, not cut
+
+    const pages = Number(/-- 1 of (\d+) --/.exec(text)![1]);
+    for (let page = 1; page <= pages; page++) expect(text).toContain(`Page ${page} of ${pages}`);
+    expect(text.split(`Account: Investor #${investorId}, ${NAME}`).length - 1).toBe(pages);
+    expect(flat).toContain(spaces(disclaimer.content).slice(0, 60));
+  });
+
+  it('CSV: BOM, RFC 4180 quoting, formula cells neutralised, payouts in paid-date order', async () => {
+    const res = await get('/api/v1/statements/profit?from=2000-01-01&format=csv', token);
+    const raw = csvText(res.body);
+    expect(raw).toContain(`"${LONG_UNIT.replace(/"/g, '""')}"`);
+    expect(raw).toContain(`"'=HYPERLINK(""x"")"`);
+    const [, payouts] = csvBlocks(raw);
+    const units = payouts.map((r) => r[2]);
+    expect(units).toContain(LONG_UNIT);
+    expect(units).toContain(`'${FORMULA_UNIT}`);
+    const dates = payouts.slice(1, -2).map((r) => r[0]);
+    expect(dates).toEqual([...dates].sort());
+    expect(payouts.findIndex((r) => r[1] === 'PO-LATER-ID')).toBeLessThan(payouts.findIndex((r) => r[1] === 'PO-LATE-ID'));
+    expect(payouts.find((r) => r[1] === 'PO-LATE-ID')![4]).toBe('1234567.89'); // a plain number, whatever the settings
   });
 });

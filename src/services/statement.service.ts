@@ -1,12 +1,12 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
 import { NotFoundError, ValidationError } from '../errors';
-import { DistributionStatus, PayoutStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
+import { DistributionStatus, LegalTextKind, PayoutSource, PayoutStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { requireInvestor } from './access';
 import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
 import { dec, type Decimal, type DecimalInput } from './money';
 import { returnOn, type PortfolioService } from './portfolio.service';
-import { csvStream, pdfStream, type Section, type Statement } from './statements/render';
+import { csvStream, pdfStream, type Cell, type Section, type Statement } from './statements/render';
 
 export enum StatementFormat {
   PDF = 'PDF',
@@ -15,9 +15,11 @@ export enum StatementFormat {
 
 const PLATFORM_NAME = 'Investment Platform';
 const FIRST_TAX_YEAR = 2000;
-/** Rows read per query while streaming (keyset on id). */
+/** Rows read per query while streaming (keyset on date, id). */
 const BATCH = 500;
 const DAY_MS = 86_400_000;
+/** A user without a settings row has the schema's defaults. */
+const DEFAULT_SETTINGS = { language: 'en', currency: 'USD' };
 
 const FORMATS = {
   [StatementFormat.PDF]: { ext: 'pdf', contentType: 'application/pdf', render: pdfStream },
@@ -34,31 +36,42 @@ interface Params {
 }
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
-const money = (v: DecimalInput) => dec(v).toFixed(2);
 const percent = (v: DecimalInput) => {
   const d = dec(v);
   return d.toFixed(Math.max(2, d.decimalPlaces()));
 };
 const label = (value: string) => value.charAt(0) + value.slice(1).toLowerCase().replace(/_/g, ' ');
+const SOURCE = { [PayoutSource.DISTRIBUTION]: label(PayoutSource.DISTRIBUTION), [PayoutSource.WITHDRAWAL]: label(PayoutSource.WITHDRAWAL) };
 
 /** Half-open UTC range covering the inclusive days `from`..`to`. */
 const days = (from: string, to: string) => ({ gte: new Date(`${from}T00:00:00Z`), lt: new Date(new Date(`${to}T00:00:00Z`).getTime() + DAY_MS) });
 
-/** Streams rows in id order, BATCH at a time, so a long history is never loaded whole. */
-async function* keyset<T extends { id: number }>(page: (afterId: number, take: number) => Promise<T[]>): AsyncGenerator<T> {
-  for (let after = 0; ; ) {
-    const rows = await page(after, BATCH);
+/** The page after the last row read, in (date, id) order: a Prisma `where` part and `orderBy`. */
+interface Page {
+  after: object;
+  orderBy: object[];
+}
+
+/**
+ * Streams rows in (`key`, id) order, BATCH at a time (keyset pagination), so a long history is never
+ * loaded whole. `key` is a date column the query filters to non-null.
+ */
+async function* keyset<K extends string, T extends { id: number } & { [k in K]: Date | null }>(key: K, read: (page: Page, take: number) => Promise<T[]>): AsyncGenerator<T> {
+  const orderBy = [{ [key]: 'asc' }, { id: 'asc' }];
+  for (let after = {}; ; ) {
+    const rows = await read({ after, orderBy }, BATCH);
     yield* rows;
     if (rows.length < BATCH) return;
-    after = rows[rows.length - 1].id;
+    const last = rows[rows.length - 1];
+    after = { OR: [{ [key]: { gt: last[key] } }, { [key]: last[key], id: { gt: last.id } }] };
   }
 }
 
-async function* map<T>(rows: AsyncIterable<T>, cells: (row: T) => string[]): AsyncGenerator<string[]> {
+async function* map<T>(rows: AsyncIterable<T>, cells: (row: T) => Cell[]): AsyncGenerator<Cell[]> {
   for await (const row of rows) yield cells(row);
 }
 
-async function* list<T>(rows: T[], cells: (row: T) => string[]): AsyncGenerator<string[]> {
+async function* list<T>(rows: T[], cells: (row: T) => Cell[]): AsyncGenerator<Cell[]> {
   for (const row of rows) yield cells(row);
 }
 
@@ -111,48 +124,52 @@ export class StatementService {
   private async profit(user: AuthUser, p: Params): Promise<DownloadFile> {
     const investorId = requireInvestor(user);
     const range = days(p.from!, p.to!);
-    const distributions = keyset((after, take) =>
+    const distributions = keyset('distributedAt', (page, take) =>
       this.prisma.distribution.findMany({
-        where: { investorId, status: DistributionStatus.DISTRIBUTED, distributedAt: range, id: { gt: after } },
+        where: { investorId, status: DistributionStatus.DISTRIBUTED, distributedAt: range, ...page.after },
         select: { id: true, distributedAt: true, period: true, type: true, grossAmount: true, fees: true, netAmount: true, unit: { select: { name: true } } },
-        orderBy: { id: 'asc' },
+        orderBy: page.orderBy,
         take,
       }),
     );
-    const payouts = keyset((after, take) =>
+    const payouts = keyset('paidAt', (page, take) =>
       this.prisma.payout.findMany({
-        where: { investorId, status: PayoutStatus.PAID, paidAt: range, id: { gt: after } },
+        where: { investorId, status: PayoutStatus.PAID, paidAt: range, ...page.after },
         select: { id: true, paidAt: true, reference: true, source: true, amount: true, unit: { select: { name: true } } },
-        orderBy: { id: 'asc' },
+        orderBy: page.orderBy,
         take,
       }),
     );
     return this.file(user, p, `profit-statement-${p.from}_${p.to}`, 'Profit statement', `${p.from} to ${p.to}`, [
       {
         title: 'Distributions',
-        totalLabel: 'Total distributions',
+        totals: [{ label: 'Total distributions' }],
         columns: [
-          { header: 'Date', width: 52 },
-          { header: 'Unit', width: 168 },
-          { header: 'Period', width: 42 },
-          { header: 'Type', width: 62 },
-          { header: 'Gross amount', width: 64, align: 'right', total: 'sum' },
-          { header: 'Fees', width: 62, align: 'right', total: 'sum' },
-          { header: 'Net amount', width: 64, align: 'right', total: 'sum' },
+          { header: 'Date', width: 56 },
+          { header: 'Unit', width: 140 },
+          { header: 'Period', width: 44 },
+          { header: 'Type', width: 65 },
+          { header: 'Gross amount', width: 70, kind: 'money', total: 'sum' },
+          { header: 'Fees', width: 70, kind: 'money', total: 'sum' },
+          { header: 'Net amount', width: 70, kind: 'money', total: 'sum' },
         ],
-        rows: map(distributions, (d) => [isoDay(d.distributedAt!), d.unit.name, d.period, label(d.type), money(d.grossAmount), money(d.fees), money(d.netAmount)]),
+        rows: map(distributions, (d) => [isoDay(d.distributedAt!), d.unit.name, d.period, label(d.type), dec(d.grossAmount), dec(d.fees), dec(d.netAmount)]),
       },
       {
         title: 'Payouts',
-        totalLabel: 'Total payouts',
-        columns: [
-          { header: 'Date paid', width: 62 },
-          { header: 'Reference', width: 100 },
-          { header: 'Unit', width: 188 },
-          { header: 'Source', width: 80 },
-          { header: 'Amount', width: 85, align: 'right', total: 'sum' },
+        // Profit and capital apart: a withdrawal's payout returns invested capital, it is not income.
+        totals: [
+          { label: 'Total profit paid', when: (c) => c[3] === SOURCE[PayoutSource.DISTRIBUTION] },
+          { label: 'Total capital returned', when: (c) => c[3] === SOURCE[PayoutSource.WITHDRAWAL] },
         ],
-        rows: map(payouts, (po) => [isoDay(po.paidAt!), po.reference, po.unit.name, label(po.source), money(po.amount)]),
+        columns: [
+          { header: 'Date paid', width: 56 },
+          { header: 'Reference', width: 100 },
+          { header: 'Unit', width: 194 },
+          { header: 'Source', width: 75 },
+          { header: 'Amount', width: 90, kind: 'money', total: 'sum' },
+        ],
+        rows: map(payouts, (po) => [isoDay(po.paidAt!), po.reference, po.unit.name, SOURCE[po.source], dec(po.amount)]),
       },
     ]);
   }
@@ -170,38 +187,38 @@ export class StatementService {
     const units = new Map(
       (await this.prisma.unit.findMany({ where: { id: { in: income.map((i) => i.unitId) } }, select: { id: true, code: true, name: true } })).map((u) => [u.id, u]),
     );
-    const withdrawals = keyset((after, take) =>
+    const withdrawals = keyset('completedAt', (page, take) =>
       this.prisma.withdrawalRequest.findMany({
-        where: { investorId, status: WithdrawalRequestStatus.COMPLETED, completedAt: year, id: { gt: after } },
+        where: { investorId, status: WithdrawalRequestStatus.COMPLETED, completedAt: year, ...page.after },
         select: { id: true, completedAt: true, ownershipPercentage: true, investedAmount: true, unit: { select: { name: true } }, payout: { select: { amount: true } } },
-        orderBy: { id: 'asc' },
+        orderBy: page.orderBy,
         take,
       }),
     );
     return this.file(user, p, `tax-statement-${p.year}`, `Tax statement ${p.year}`, `${p.year}-01-01 to ${p.year}-12-31`, [
       {
         title: 'Income by unit',
-        totalLabel: 'Total income',
+        totals: [{ label: 'Total income' }],
         columns: [
           { header: 'Unit code', width: 70 },
           { header: 'Unit', width: 180 },
-          { header: 'Gross amount', width: 88, align: 'right', total: 'sum' },
-          { header: 'Fees', width: 88, align: 'right', total: 'sum' },
-          { header: 'Net amount', width: 89, align: 'right', total: 'sum' },
+          { header: 'Gross amount', width: 88, kind: 'money', total: 'sum' },
+          { header: 'Fees', width: 88, kind: 'money', total: 'sum' },
+          { header: 'Net amount', width: 89, kind: 'money', total: 'sum' },
         ],
-        rows: list(income, (i) => [units.get(i.unitId)!.code, units.get(i.unitId)!.name, money(i._sum.grossAmount ?? 0), money(i._sum.fees ?? 0), money(i._sum.netAmount ?? 0)]),
+        rows: list(income, (i) => [units.get(i.unitId)!.code, units.get(i.unitId)!.name, dec(i._sum.grossAmount ?? 0), dec(i._sum.fees ?? 0), dec(i._sum.netAmount ?? 0)]),
       },
       {
         title: 'Withdrawals',
-        totalLabel: 'Total withdrawals',
+        totals: [{ label: 'Total withdrawals' }],
         columns: [
           { header: 'Date completed', width: 75 },
           { header: 'Unit', width: 175 },
-          { header: 'Ownership %', width: 85, align: 'right' },
-          { header: 'Invested amount', width: 90, align: 'right', total: 'sum' },
-          { header: 'Amount paid', width: 90, align: 'right', total: 'sum' },
+          { header: 'Ownership %', width: 85, kind: 'number' },
+          { header: 'Invested amount', width: 90, kind: 'money', total: 'sum' },
+          { header: 'Amount paid', width: 90, kind: 'money', total: 'sum' },
         ],
-        rows: map(withdrawals, (w) => [isoDay(w.completedAt!), w.unit.name, percent(w.ownershipPercentage), money(w.investedAmount), money(w.payout?.amount ?? 0)]),
+        rows: map(withdrawals, (w) => [isoDay(w.completedAt!), w.unit.name, percent(w.ownershipPercentage), dec(w.investedAmount), dec(w.payout?.amount ?? 0)]),
       },
     ]);
   }
@@ -214,26 +231,43 @@ export class StatementService {
     return this.file(user, p, `portfolio-summary-${isoDay(now)}`, 'Portfolio summary', `As of ${isoDay(now)}`, [
       {
         title: 'Holdings',
-        totalLabel: 'Total',
+        totals: [{ label: 'Total' }],
         columns: [
           { header: 'Unit code', width: 52 },
-          { header: 'Unit', width: 150 },
-          { header: 'Ownership %', width: 55, align: 'right' },
-          { header: 'Invested', width: 68, align: 'right', total: 'sum' },
-          { header: 'Current value', width: 68, align: 'right', total: 'sum' },
-          { header: 'Return', width: 68, align: 'right', total: 'sum' },
-          { header: 'Return %', width: 54, align: 'right', total: ret },
+          { header: 'Unit', width: 128 },
+          { header: 'Ownership %', width: 60, kind: 'number' },
+          { header: 'Invested', width: 75, kind: 'money', total: 'sum' },
+          { header: 'Current value', width: 75, kind: 'money', total: 'sum' },
+          { header: 'Return', width: 75, kind: 'money', total: 'sum' },
+          { header: 'Return %', width: 50, kind: 'number', total: ret },
         ],
-        rows: list(holdings, (h) => [h.unit.code, h.unit.name, percent(h.ownershipPercentage), money(h.investedAmount), money(h.currentValue), money(h.returnAmount), h.returnPercentage.toFixed(2)]),
+        rows: list(holdings, (h) => [h.unit.code, h.unit.name, percent(h.ownershipPercentage), dec(h.investedAmount), dec(h.currentValue), dec(h.returnAmount), h.returnPercentage.toFixed(2)]),
       },
     ]);
   }
 
   private async file(user: AuthUser, p: Params, baseName: string, title: string, period: string, sections: Section[]): Promise<DownloadFile> {
-    const investor = await this.prisma.investor.findUnique({ where: { id: requireInvestor(user) }, select: { user: { select: { name: true } } } });
+    const [investor, disclaimer] = await Promise.all([
+      this.prisma.investor.findUnique({
+        where: { id: requireInvestor(user) },
+        select: { id: true, user: { select: { name: true, settings: { select: { language: true, currency: true } } } } },
+      }),
+      this.prisma.legalText.findUnique({ where: { kind: LegalTextKind.INVESTMENT_DISCLAIMER }, select: { content: true } }),
+    ]);
     if (!investor) throw new NotFoundError();
     const { ext, contentType, render } = FORMATS[p.format];
-    const statement: Statement = { platform: PLATFORM_NAME, title, investorName: investor.user.name, period, generatedAt: new Date(), sections };
+    const statement: Statement = {
+      platform: PLATFORM_NAME,
+      title,
+      investorName: investor.user.name,
+      account: `Investor #${investor.id}`,
+      period,
+      generatedAt: new Date(),
+      language: investor.user.settings?.language ?? DEFAULT_SETTINGS.language,
+      currency: investor.user.settings?.currency ?? DEFAULT_SETTINGS.currency,
+      disclaimer: disclaimer?.content ?? null,
+      sections,
+    };
     return { fileName: `${baseName}.${ext}`, contentType, stream: render(statement) };
   }
 }

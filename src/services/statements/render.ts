@@ -1,162 +1,289 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
 import PDFDocument from 'pdfkit';
-import { ZERO, dec, type Decimal } from '../money';
+import { ZERO, type Decimal } from '../money';
+import { fonts, runs, type FontName } from './fonts';
+
+/** `money`: a Decimal cell, summed exactly; `number`: a decimal string (percentages); `text`: anything else. */
+export type ColumnKind = 'text' | 'number' | 'money';
+export type Cell = string | Decimal;
 
 export interface Column {
   header: string;
   /** PDF points; the columns of a section fill the 515pt of an A4 page between margins. */
   width: number;
-  align?: 'left' | 'right';
-  /** 'sum': added up (exactly) into the totals row; a function: derived from the summed columns. */
+  kind?: ColumnKind;
+  /** 'sum': money added up (exactly) into the totals rows; a function: a number derived from the sums. */
   total?: 'sum' | ((sums: Decimal[]) => string);
+}
+
+/** A totals row over the rows `when` accepts (all rows without it). */
+export interface TotalRow {
+  label: string;
+  when?: (cells: Cell[]) => boolean;
 }
 
 /** One table: its rows are produced while rendering (batched DB reads), never held whole. */
 export interface Section {
   title: string;
   columns: Column[];
-  rows: AsyncIterable<string[]>;
-  totalLabel: string;
+  rows: AsyncIterable<Cell[]>;
+  totals: TotalRow[];
 }
 
 export interface Statement {
   platform: string;
   title: string;
   investorName: string;
+  /** Printed in every page's footer, e.g. "Investor #12". */
+  account: string;
   period: string;
   generatedAt: Date;
+  /** The investor's settings: display only; amounts are not converted. */
+  language: string;
+  currency: string;
+  /** The investment disclaimer's text, shortened to the footer's room. */
+  disclaimer: string | null;
   sections: Section[];
 }
 
 /** Both renderers total through this, so the PDF and the CSV of one statement agree. */
 class Totals {
-  private readonly sums: Decimal[];
+  private readonly sums: Decimal[][];
 
-  constructor(private readonly columns: Column[]) {
-    this.sums = columns.map(() => ZERO);
+  constructor(
+    private readonly columns: Column[],
+    private readonly rows: TotalRow[],
+  ) {
+    this.sums = rows.map(() => columns.map(() => ZERO));
   }
 
-  add(cells: string[]): void {
-    this.columns.forEach((c, i) => {
-      if (c.total === 'sum') this.sums[i] = this.sums[i].plus(dec(cells[i]));
+  add(cells: Cell[]): void {
+    this.rows.forEach((row, r) => {
+      if (row.when && !row.when(cells)) return;
+      this.columns.forEach((c, i) => {
+        if (c.total === 'sum') this.sums[r][i] = this.sums[r][i].plus(cells[i] as Decimal);
+      });
     });
   }
 
-  row(label: string): string[] {
-    return this.columns.map((c, i) => (i === 0 ? label : c.total === 'sum' ? this.sums[i].toFixed(2) : c.total ? c.total(this.sums) : ''));
+  /** The totals rows: the label in the first cell, sums under their columns. */
+  cells(): Cell[][] {
+    return this.rows.map((row, r) => this.columns.map((c, i) => (i === 0 ? row.label : c.total === 'sum' ? this.sums[r][i] : c.total ? c.total(this.sums[r]) : '')));
   }
 }
 
-const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-const csvLine = (cells: string[]) => `${cells.map(csvCell).join(',')}\r\n`;
-
-/** RFC 4180 CSV: per section a header row, one row per line item and a totals row; sections apart by an empty line. */
-export function csvStream(statement: Statement): Readable {
-  return Readable.from(
-    (async function* () {
-      for (const [i, section] of statement.sections.entries()) {
-        if (i > 0) yield '\r\n';
-        yield csvLine(section.columns.map((c) => c.header));
-        const totals = new Totals(section.columns);
-        for await (const cells of section.rows) {
-          totals.add(cells);
-          yield csvLine(cells);
-        }
-        yield csvLine(totals.row(section.totalLabel));
-      }
-    })(),
-  );
-}
-
-const ROW_HEIGHT = 14;
-/** Bytes the PDF may run ahead of a slow reader before rendering (and so DB reading) waits. */
-const MAX_AHEAD = 1 << 20;
-const FONT = 'Helvetica';
-const BOLD = 'Helvetica-Bold';
+const kind = (c: Column): ColumnKind => c.kind ?? 'text';
 
 /**
- * A4 PDF: a heading (platform, title, investor, period, generation time), then each section as a
- * table whose header repeats on every page, closed by a bold totals row. The document is a stream:
- * pages go out while later rows are still being read.
+ * Formula injection: a spreadsheet runs a text cell that starts with = + - @ (or tab / CR before one), so
+ * such text gets a leading apostrophe. Number and money columns are written as plain decimals and left
+ * alone, so a negative amount stays a number.
+ */
+const neutralise = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+
+const csvCell = (c: Column, v: Cell) => (typeof v !== 'string' ? v.toFixed(2) : kind(c) === 'text' ? neutralise(v) : v);
+
+async function* csvRecords(statement: Statement): AsyncGenerator<string[]> {
+  for (const [i, section] of statement.sections.entries()) {
+    if (i > 0) yield [''];
+    yield section.columns.map((c) => neutralise(c.header));
+    const totals = new Totals(section.columns, section.totals);
+    for await (const cells of section.rows) {
+      totals.add(cells);
+      yield cells.map((v, j) => csvCell(section.columns[j], v));
+    }
+    for (const row of totals.cells()) yield row.map((v, j) => csvCell(section.columns[j], v));
+  }
+}
+
+/**
+ * CSV through csv-stringify (RFC 4180 quoting, CRLF), UTF-8 with a BOM so spreadsheets detect the
+ * encoding: per section a header row, one row per line item and the totals rows; sections apart by an
+ * empty line. Streamed: csv-stringify's backpressure pauses the row reader.
+ */
+export function csvStream(statement: Statement): Readable {
+  // A lone CR or LF ends a record for some readers: quote those fields too, not only CRLF.
+  const out = stringify({ bom: true, record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+  // pipeline destroys `out` with the reader's error, which aborts the download.
+  pipeline(Readable.from(csvRecords(statement)), out, () => undefined);
+  return out;
+}
+
+/** Display formats from the investor's language and currency; values arrive as exact decimal strings. */
+class Formats {
+  private readonly locale: string;
+  private readonly money: Intl.NumberFormat;
+  private readonly numbers = new Map<number, Intl.NumberFormat>();
+
+  constructor(language: string, currency: string) {
+    this.locale = Intl.NumberFormat.supportedLocalesOf(language)[0] ?? 'en';
+    this.money = Formats.currency(this.locale, currency) ?? Formats.currency(this.locale, 'USD')!;
+  }
+
+  private static currency(locale: string, currency: string): Intl.NumberFormat | undefined {
+    try {
+      return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    } catch {
+      return undefined; // not a currency code Intl knows
+    }
+  }
+
+  /** Intl formats a decimal string exactly (no float on the way), whatever its size. */
+  cell(c: Column, v: Cell): string {
+    if (typeof v !== 'string') return this.money.format(v.toFixed(2) as Intl.StringNumericLiteral);
+    if (kind(c) !== 'number' || v === '') return v;
+    const digits = v.split('.')[1]?.length ?? 0;
+    let f = this.numbers.get(digits);
+    if (!f) this.numbers.set(digits, (f = new Intl.NumberFormat(this.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })));
+    return f.format(v as Intl.StringNumericLiteral);
+  }
+}
+
+const MARGIN = 40;
+/** Room under the tables for the footer (disclaimer, account, page number). */
+const FOOTER = 62;
+const PAD = 3;
+const MIN_ROW = 14;
+const CELL_SIZE = 8;
+const FOOTER_SIZE = 6.5;
+/** The disclaimer is cut (at a word) to what three footer lines hold, with an ellipsis. */
+const DISCLAIMER_CHARS = 420;
+
+const shorten = (text: string, max: number) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).trimEnd()}…`;
+};
+
+/**
+ * A4 PDF in embedded Unicode fonts: a heading (platform, title, investor, period, generation time), then
+ * each section as a table whose header repeats on every page, closed by bold totals rows. Cells wrap
+ * within their column; a row is as tall as its tallest cell. Every page has a footer with the account,
+ * the disclaimer and "Page x of y".
+ *
+ * "of y" needs the page count, so pages are buffered (pdfkit bufferPages) and the footers written at the
+ * end: rows are still read in batches, but the bytes of the pages go out once the last row is laid out.
  */
 export function pdfStream(statement: Statement): Readable {
-  const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: statement.title, Author: statement.platform } });
-  const left = doc.page.margins.left;
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + FOOTER },
+    bufferPages: true,
+    info: { Title: statement.title, Author: statement.platform },
+  });
+  for (const [name, font] of Object.entries(fonts())) doc.registerFont(name, font as unknown as Buffer);
+  const fmt = new Formats(statement.language, statement.currency);
+  const left = MARGIN;
   const bottom = () => doc.page.height - doc.page.margins.bottom;
 
-  const drawCells = (columns: Column[], cells: string[], y: number, font: string, from = 0) => {
-    doc.font(font).fontSize(8);
-    let x = left + columns.slice(0, from).reduce((w, c) => w + c.width, 0);
-    for (let i = from; i < columns.length; i++) {
-      doc.text(cells[i], x + 2, y + 3, { width: columns[i].width - 4, height: ROW_HEIGHT - 3, align: columns[i].align ?? 'left', ellipsis: true });
-      x += columns[i].width;
-    }
-  };
-  // Backpressure: pdfkit pushes without waiting, so wait for the reader (or a hang-up) ourselves.
-  const caughtUp = () =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        doc.off('data', done);
-        doc.off('close', done);
-        resolve();
-      };
-      doc.on('data', done);
-      doc.on('close', done);
+  /** Text in runs of the font that has their glyphs; wraps at `width`. */
+  const write = (text: string, x: number, y: number, size: number, bold: boolean, options: PDFKit.Mixins.TextOptions = {}) => {
+    const parts = runs(text, bold ? 'sans-bold' : 'sans');
+    doc.fontSize(size);
+    parts.forEach((run, i) => {
+      doc.font(run.font);
+      const opts = { ...options, continued: i < parts.length - 1 };
+      if (i === 0) doc.text(run.text, x, y, opts);
+      else doc.text(run.text, opts);
     });
+  };
+  /** Height of `text` wrapped at `width`; mixed-font text is measured with a 1em stand-in per CJK glyph, at the taller line height. */
+  const heightOf = (text: string, width: number, size: number, bold: boolean) => {
+    const primary: FontName = bold ? 'sans-bold' : 'sans';
+    const parts = runs(text, primary);
+    doc.font(primary).fontSize(size);
+    if (parts.length === 1 && parts[0].font === primary) return doc.widthOfString(text) <= width ? doc.currentLineHeight(true) : doc.heightOfString(text, { width });
+    const standIn = parts.map((p) => (p.font === primary ? p.text : '\u2014'.repeat([...p.text].length))).join('');
+    const primaryLine = doc.currentLineHeight(true);
+    const cjkLine = doc.font('cjk').currentLineHeight(true);
+    doc.font(primary);
+    return (doc.heightOfString(standIn, { width }) * Math.max(primaryLine, cjkLine)) / primaryLine;
+  };
+
+  /** Where each cell goes: a totals row's label spans the empty columns before the first total. */
+  const boxes = (columns: Column[], cells: string[], spanLabel: boolean) => {
+    const span = spanLabel ? Math.max(1, columns.findIndex((c) => c.total)) : 1;
+    let x = left;
+    return columns.flatMap((c, i) => {
+      const box = { x, width: i === 0 ? columns.slice(0, span).reduce((w, k) => w + k.width, 0) : c.width, text: cells[i], align: kind(c) === 'text' ? 'left' : 'right' } as const;
+      x += c.width;
+      return i > 0 && i < span ? [] : [box];
+    });
+  };
+  const rowHeight = (columns: Column[], cells: string[], bold: boolean, spanLabel = false) =>
+    Math.max(MIN_ROW, ...boxes(columns, cells, spanLabel).map((b) => heightOf(b.text, b.width - 2 * PAD, CELL_SIZE, bold) + 2 * PAD));
+  const drawCells = (columns: Column[], cells: string[], y: number, bold: boolean, spanLabel = false) => {
+    for (const b of boxes(columns, cells, spanLabel)) if (b.text !== '') write(b.text, b.x + PAD, y + PAD, CELL_SIZE, bold, { width: b.width - 2 * PAD, align: b.align });
+  };
   const rule = (columns: Column[], y: number) => {
     const width = columns.reduce((w, c) => w + c.width, 0);
     doc.moveTo(left, y).lineTo(left + width, y).lineWidth(0.5).strokeColor('#999999').stroke();
   };
 
+  const footers = () => {
+    const { start, count } = doc.bufferedPageRange();
+    const disclaimer = statement.disclaimer ? shorten(statement.disclaimer, DISCLAIMER_CHARS) : null;
+    for (let i = start; i < start + count; i++) {
+      doc.switchToPage(i);
+      // Writing below the bottom margin would make pdfkit open a new page.
+      doc.page.margins.bottom = 0;
+      const width = doc.page.width - 2 * MARGIN;
+      let y = doc.page.height - MARGIN - FOOTER + 10;
+      doc.moveTo(left, y - 4).lineTo(left + width, y - 4).lineWidth(0.5).strokeColor('#999999').stroke();
+      if (disclaimer) write(disclaimer, left, y, FOOTER_SIZE, false, { width, height: 3 * doc.fontSize(FOOTER_SIZE).currentLineHeight(true), ellipsis: true });
+      y = doc.page.height - MARGIN - 10;
+      write(`Account: ${statement.account}, ${statement.investorName}`, left, y, FOOTER_SIZE + 0.5, false, { width: width - 80, lineBreak: false });
+      write(`Page ${i - start + 1} of ${count}`, left + width - 80, y, FOOTER_SIZE + 0.5, false, { width: 80, align: 'right', lineBreak: false });
+    }
+  };
+
   const render = async () => {
-    doc.font(BOLD).fontSize(16).text(statement.platform);
-    doc.fontSize(13).text(statement.title);
-    doc.moveDown(0.4).font(FONT).fontSize(10);
-    doc.text(`Investor: ${statement.investorName}`);
-    doc.text(`Period: ${statement.period}`);
-    doc.text(`Generated: ${statement.generatedAt.toISOString().replace('T', ' ').slice(0, 19)} UTC`);
+    write(statement.platform, left, MARGIN, 16, true);
+    write(statement.title, left, doc.y, 13, true);
+    write(`Investor: ${statement.investorName}`, left, doc.y + 5, 10, false);
+    write(`Period: ${statement.period}`, left, doc.y, 10, false);
+    write(`Generated: ${statement.generatedAt.toISOString().replace('T', ' ').slice(0, 19)} UTC`, left, doc.y, 10, false);
     let y = doc.y + 12;
 
     for (const section of statement.sections) {
+      const headers = section.columns.map((c) => c.header);
       const header = () => {
-        drawCells(section.columns, section.columns.map((c) => c.header), y, BOLD);
-        y += ROW_HEIGHT;
+        const h = rowHeight(section.columns, headers, true);
+        drawCells(section.columns, headers, y, true);
+        y += h;
         rule(section.columns, y);
       };
-      const room = () => {
-        if (y + ROW_HEIGHT <= bottom()) return;
-        doc.addPage();
-        y = doc.page.margins.top;
-        header();
+      const row = (cells: string[], totalsRow: boolean) => {
+        const h = rowHeight(section.columns, cells, totalsRow, totalsRow);
+        if (y + h > bottom()) {
+          doc.addPage();
+          y = doc.page.margins.top;
+          header();
+        }
+        drawCells(section.columns, cells, y, totalsRow, totalsRow);
+        y += h;
       };
-      if (y + 4 * ROW_HEIGHT > bottom()) {
+      if (y + 4 * MIN_ROW > bottom()) {
         doc.addPage();
         y = doc.page.margins.top;
       }
-      doc.font(BOLD).fontSize(11).text(section.title, left, y);
-      y += ROW_HEIGHT + 4;
+      write(section.title, left, y, 11, true);
+      y += MIN_ROW + 4;
       header();
 
-      const totals = new Totals(section.columns);
+      const totals = new Totals(section.columns, section.totals);
       for await (const cells of section.rows) {
-        // readableFlowing false: piped and paused by the reader (listening for 'data' then does not resume it).
-        while (doc.readableLength > MAX_AHEAD && doc.readableFlowing === false && !doc.destroyed) await caughtUp();
         if (doc.destroyed) return; // the client went away: stop reading
-        room();
         totals.add(cells);
-        drawCells(section.columns, cells, y, FONT);
-        y += ROW_HEIGHT;
+        row(cells.map((v, i) => fmt.cell(section.columns[i], v)), false);
       }
-      room();
       rule(section.columns, y);
-      // The label spans the columns before the first total, which the totals row leaves empty.
-      const firstTotal = Math.max(1, section.columns.findIndex((c) => c.total));
-      const labelWidth = section.columns.slice(0, firstTotal).reduce((w, c) => w + c.width, 0);
-      const row = totals.row(section.totalLabel);
-      doc.font(BOLD).fontSize(8).text(row[0], left + 2, y + 3, { width: labelWidth - 4, height: ROW_HEIGHT - 3, ellipsis: true });
-      drawCells(section.columns, row, y, BOLD, firstTotal);
-      y += ROW_HEIGHT + 16;
+      for (const cells of totals.cells()) row(cells.map((v, i) => fmt.cell(section.columns[i], v)), true);
+      y += 16;
     }
+    footers();
     doc.end();
   };
   render().catch((err: unknown) => doc.destroy(err as Error));
