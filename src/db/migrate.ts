@@ -21,7 +21,10 @@ interface WasmApi {
 }
 
 // The engine's glue is an ES module; a real dynamic import survives CommonJS compilation this way.
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<Record<string, unknown>>;
+// The source is unique per load of this module: V8 reuses a compiled function of identical source
+// together with the dynamic-import host of whoever compiled it first, which under Jest is a test
+// file's environment that may already be torn down when the next file migrates.
+const importEsm = new Function('specifier', `return import(specifier); // ${process.hrtime.bigint()}`) as (s: string) => Promise<Record<string, unknown>>;
 
 /**
  * The engine's glue module is loaded once per process and keeps pointers into the memory of the WASM
