@@ -9,6 +9,7 @@ import {
   type GraphQLSchema,
   type VariableDefinitionNode,
 } from 'graphql';
+import { Upload } from 'graphql-upload-minimal';
 import { ValidationError, type FieldErrors } from '../errors';
 import { snake } from './serialize';
 
@@ -93,6 +94,9 @@ function coerce(type: GraphQLInputType, raw: unknown, field: string, source: Inp
         return fail(`The ${label(field)} field must be a number with at most 6 decimal places.`);
       }
     }
+    case 'Upload':
+      // The multipart reader's file part: passed on for the scalar, which streams it.
+      return raw instanceof Upload ? raw : fail(`The ${label(field)} field must be a file.`);
     default:
       try {
         if (typeof raw !== 'string') throw new TypeError('text expected');
