@@ -143,7 +143,9 @@ describe('security events', () => {
       secrets.add(res.body.data.access_token).add(res.body.data.refresh_token);
     });
     expect(ok).toHaveLength(1);
-    expect(ok[0]).toMatchObject({ action: 'auth.login_succeeded', actorId: investor.id, actorRole: 'INVESTOR', targetId: String(investor.id), requestId: null });
+    expect(ok[0]).toMatchObject({ action: 'auth.login_succeeded', actorId: investor.id, actorRole: 'INVESTOR', targetId: String(investor.id) });
+    // A malformed X-Request-Id is not taken: the event carries the id the gateway generated instead.
+    expect(ok[0].requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   it('records logout and refresh-token reuse (the family revoked)', async () => {

@@ -143,7 +143,7 @@ if (onPostgres) {
       const auth = { authorization: `Bearer ${token}` };
       const kinds = [
         ['read', () => t.http.get('/api/v1/units?per_page=5').set(auth)],
-        ['invest', () => t.http.post('/api/v1/investment-requests').set(auth).send({ unit_id: unit.id, amount: minInvestment.toFixed(2) })],
+        ['invest', () => t.http.post('/api/v1/investment-requests').set(auth).send({ unit_id: unit.id, amount: Number(minInvestment.toFixed(2)) })],
         ['mark-read', (i: number) => t.http.post(`/api/v1/notifications/${notificationIds[i % notificationIds.length]}/read`).set(auth)],
         ['graphql', () => t.http.post('/graphql').set(auth).set('content-type', 'application/json').send({ query: '{ me { id } }' })],
       ] as const;

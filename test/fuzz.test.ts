@@ -136,6 +136,8 @@ function poisonOf(type: GraphQLInputType): fc.Arbitrary<unknown> {
     String: [12345, true, {}, 'a\u0000b', '\ud800x', 'x\udc00'],
     Decimal: [true, {}, 'abc', '1e400'],
     Date: [12345, 'not-a-date', true],
+    // A file only comes as a part of a multipart request: any JSON value is refused.
+    Upload: [12345, 'file.pdf', true, {}],
   };
   const choices = poison[getNamedType(type).name];
   if (!choices) throw new Error(`no poison for ${String(type)}`);
