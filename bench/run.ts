@@ -227,6 +227,10 @@ async function startGateway(databaseUrl: string): Promise<string> {
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT_PER_MINUTE: '0',
       SEED_ON_START: 'false',
+      // The bench logs in as the demo accounts: a staging-like use of production mode.
+      ALLOW_DEMO_ACCOUNTS: 'true',
+      MIGRATE_ON_START: 'true',
+      METRICS_TOKEN: BENCH_METRICS_TOKEN,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -344,8 +348,11 @@ async function sanityCheck(rest: Target, graphql: Target, floor: Target, gateway
   return { ids: ids.REST, total: totals.REST, bytes: Buffer.byteLength(r.text) };
 }
 
+/** Production mode serves /metrics only with this bearer token. */
+const BENCH_METRICS_TOKEN = 'bench-metrics-token';
+
 async function queriesSent(metricsUrl: string): Promise<number> {
-  const text = await (await fetch(metricsUrl)).text();
+  const text = await (await fetch(metricsUrl, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
   const match = /^db_queries_sent (\S+)$/m.exec(text);
   if (!match) throw new Error(`no db_queries_sent gauge at ${metricsUrl}`);
   return Number(match[1]);
