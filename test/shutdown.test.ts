@@ -1,45 +1,21 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { MIGRATIONS_DIR } from '../src/db/migrate';
-import { fromRoot } from '../src/paths';
+import { startEntry } from './support/entry-process';
 import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './support/template';
 
 const migrationNames = () => readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 
-type LogLine = Record<string, unknown>;
-
-const started: ReturnType<typeof spawn>[] = [];
+const started: ReturnType<typeof startEntry>['child'][] = [];
 
 /** Starts the real entry point (src/main.ts) in a child process on a fresh embedded database. */
 function startServer(dataDir: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['-r', fromRoot('test/support/ts-register.js'), fromRoot('src/main.ts')], {
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, SEED_ON_START: 'false', LOG_LEVEL: 'info', NODE_ENV: 'development', DATABASE_URL: '', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  started.push(child);
-  const lines: LogLine[] = [];
-  const waiters: Array<{ test: (l: LogLine) => boolean; resolve: (l: LogLine) => void }> = [];
-  createInterface({ input: child.stdout! }).on('line', (text) => {
-    if (!text.startsWith('{')) return;
-    const line = JSON.parse(text) as LogLine;
-    lines.push(line);
-    for (const w of waiters) if (w.test(line)) w.resolve(line);
-  });
-  /** Resolves with the first log line (already seen or still to come) that passes `test`. */
-  const logged = (test: (l: LogLine) => boolean) =>
-    new Promise<LogLine>((resolve) => {
-      const seen = lines.find(test);
-      if (seen) resolve(seen);
-      else waiters.push({ test, resolve });
-    });
-  // 'close', not 'exit': by then every line the process wrote has been read.
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, logged, exited, lines };
+  const server = startEntry({ DATA_DIR: dataDir, SEED_ON_START: 'false', NODE_ENV: 'development', DATABASE_URL: '', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env });
+  started.push(server.child);
+  return server;
 }
 
 type Answer = { status: number; complete: boolean; connection?: string } | { error: string };

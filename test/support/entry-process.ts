@@ -20,10 +20,13 @@ export function startEntry(env: Record<string, string>) {
     lines.push(line);
     for (const w of waiters) if (w.test(line)) w.resolve(line);
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': by then every line the process wrote has been read.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return {
     child,
     exited,
+    /** Every JSON log line read so far. */
+    lines,
     stderr: () => stderr,
     /** Resolves with the first log line (already seen or still to come) that passes `test`. */
     logged: (test: (l: LogLine) => boolean) =>
