@@ -132,18 +132,21 @@ export class AuthService {
 
   async login(email: string, password: string, ip: string, deviceName?: string | null): Promise<AuthResult> {
     const normalized = email.trim().toLowerCase();
-    const user = await this.limiter.guardLogin(normalized, ip, () => this.checkCredentials(normalized, password));
+    // The account the email names, if any, as the credential check found it (the failed-login event's target).
+    const known: { id?: number } = {};
+    const user = await this.limiter.guardLogin(normalized, ip, () => this.checkCredentials(normalized, password, (id) => (known.id = id)));
     if (!user) {
-      const known = await this.prisma.user.findUnique({ where: { email: normalized }, select: { id: true } });
-      await audit.record(this.prisma, { actor: null, action: 'auth.login_failed', target: known && { type: 'user', id: known.id }, changes: { after: { email } } });
+      const target = known.id === undefined ? null : { type: 'user', id: known.id };
+      await audit.record(this.prisma, { actor: null, action: 'auth.login_failed', target, changes: { after: { email } } });
       throw ValidationError.field('email', 'These credentials do not match our records.');
     }
     return this.startSession(user, deviceName, 'auth.login_succeeded');
   }
 
   /** The user whose password this is, or null (unknown email and wrong password cost the same). */
-  private async checkCredentials(email: string, password: string): Promise<UserView | null> {
+  private async checkCredentials(email: string, password: string, found: (id: number) => void): Promise<UserView | null> {
     const user = await this.prisma.user.findUnique({ where: { email }, select: { ...USER_SELECT, passwordHash: true, deletedAt: true } });
+    if (user) found(user.id);
     decoyHash ??= hashPassword(newOpaqueToken());
     const ok = await verifyPassword(user?.passwordHash ?? (await decoyHash), password);
     if (!user || user.deletedAt || !ok) return null;
