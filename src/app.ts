@@ -23,12 +23,13 @@ import { createMetrics } from './metrics';
 import { requestIdFor, requestIdScope } from './request-id';
 import { sendError } from './rest/respond';
 import { buildOpenApi } from './rest/openapi';
+import { PERSISTED_QUERY_TTL_SECONDS, persistedQueryCache } from './persisted-queries';
 import { loadOperations } from './rest/operations';
 import { createDownloadHandler, createRestHandler } from './rest/router';
 import { routeTable } from './rest/routes';
 import { buildGatewaySchema } from './schema/build';
 import type { Services } from './services';
-import { closeRedis } from './services/redis';
+import { RedisHealth, closeRedis } from './services/redis';
 import { graphqlUploads } from './uploads';
 
 const DOCS_PAGE = `<!doctype html>
@@ -124,6 +125,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
   const drainer = new HttpDrainer(server);
   const health = new DatabaseHealth(db.ping);
   await health.start();
+  const redisHealth = services.redis && new RedisHealth(services.redis);
+  await redisHealth?.start();
   let migrated = false;
   let shuttingDown = false;
 
@@ -141,12 +144,13 @@ export async function createGateway(config: Config, db: Database, services: Serv
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   // Ready = migrations done, the database answered a ping within the last second, not shutting down.
+  // Redis is reported, never required (RedisHealth; docs/operations.md "Redis down").
   app.get('/readyz', (_req, res) => {
     const database = health.status();
     const ready = migrated && database.ok && !shuttingDown;
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : shuttingDown ? 'shutting down' : migrated ? 'unavailable' : 'starting',
-      checks: { migrations: migrated ? 'done' : 'pending', database: database.detail, shutting_down: shuttingDown },
+      checks: { migrations: migrated ? 'done' : 'pending', database: database.detail, redis: redisHealth?.detail() ?? 'not configured', shutting_down: shuttingDown },
     });
   });
   const metricsServer = mountMetrics(app, config, metrics, logger);
@@ -160,6 +164,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     validationRules: limitValidationRules(),
     allowBatchedHttpRequests: false,
+    persistedQueries: { cache: persistedQueryCache(services.redis, config.redisKeyPrefix, logger), ttl: PERSISTED_QUERY_TTL_SECONDS },
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     // main.ts owns SIGTERM/SIGINT (grace, drain, then close the database); the HTTP drain is ours (http-drain.ts).
@@ -223,6 +228,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
       const drained = await drainer.drain(timeoutMs);
       await apollo.stop();
       await health.stop();
+      await redisHealth?.stop();
       if (metricsServer?.listening) await new Promise((resolve) => metricsServer.close(resolve));
       if (services.redis) await closeRedis(services.redis);
       return drained;

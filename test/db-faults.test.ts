@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { FaultProxy } from './support/fault-proxy';
+import { eventually } from './support/eventually';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 /**
@@ -26,14 +27,6 @@ async function timed<T>(work: () => PromiseLike<T>): Promise<{ value: T; ms: num
 }
 
 /** Polls `check` until it holds (bounded), for states the gateway reaches on its own (ping loop). */
-async function eventually(check: () => Promise<boolean>, boundMs = 10_000): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not reached within ${boundMs} ms`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
 describe('database gone', () => {
   let t: TestGateway;
   let proxy: FaultProxy | undefined;

@@ -1,21 +1,27 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { withTimeout } from '../db/database';
+import { DatabaseHealth } from '../db/health';
+
+/** A command Redis has not answered by then fails (a partition never closes the connection). */
+const COMMAND_TIMEOUT_MS = 1000;
 
 /**
- * The one Redis connection of a process (REDIS_URL), for whatever instances share: rate limits
- * today. ioredis reconnects on its own; the offline queue is off so that while Redis is down a
- * command fails at once (callers fall back, e.g. to an in-memory insurance limiter) instead of
- * waiting. Each change of state is logged once, not every reconnection attempt.
+ * The one Redis connection of a process (REDIS_URL), for whatever instances share: rate limits and
+ * persisted queries. ioredis reconnects on its own; the offline queue is off so that while Redis is
+ * down a command fails at once (callers fall back, e.g. to an in-memory insurance limiter) instead
+ * of waiting, and a command on a silent connection fails after COMMAND_TIMEOUT_MS. Each change of
+ * state is logged once, not every reconnection attempt.
  */
 export function createRedis(url: string, logger: Logger): Redis {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: COMMAND_TIMEOUT_MS });
   let up: boolean | undefined;
   redis.on('ready', () => {
     if (up !== true) logger.info('redis connected');
     up = true;
   });
   redis.on('error', (err: Error) => {
-    if (up !== false) logger.warn({ err }, 'redis unreachable: limits are counted per instance until it is back');
+    if (up !== false) logger.warn({ err }, 'redis unreachable: limits are counted and persisted queries cached per instance until it is back');
     up = false;
   });
   return redis;
@@ -25,4 +31,31 @@ export function createRedis(url: string, logger: Logger): Redis {
 export async function closeRedis(redis: Redis): Promise<void> {
   if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
   else redis.disconnect();
+}
+
+/**
+ * Redis as /readyz reports it: pinged in the background like the database (an answer within the
+ * last second). Unlike the database it never makes the instance unready — every instance shares
+ * one Redis, so failing readiness would take them all out at once while each can serve without it.
+ */
+export class RedisHealth {
+  private readonly pings: DatabaseHealth;
+
+  constructor(redis: Redis) {
+    this.pings = new DatabaseHealth((timeoutMs) => withTimeout(redis.ping(), timeoutMs));
+  }
+
+  start(): Promise<void> {
+    return this.pings.start();
+  }
+
+  stop(): Promise<void> {
+    return this.pings.stop();
+  }
+
+  /** The /readyz `checks.redis` line. */
+  detail(): string {
+    const status = this.pings.status();
+    return status.ok ? 'ok' : `degraded (${status.detail}): rate limits counted and persisted queries cached per instance`;
+  }
 }

@@ -4,13 +4,15 @@ import net from 'node:net';
  * A TCP proxy between the gateway and PostgreSQL that a test can partition: while blackholed it
  * accepts connections and keeps every socket open but forwards nothing (in either direction), as a
  * network partition looks to both ends. `restore()` forwards again; connections opened during the
- * partition are dropped then (they never reached the server).
+ * partition are dropped then (they never reached the server). `refuse()` is the server going away
+ * instead: every connection is closed and new ones are closed at once, until `restore()`.
  */
 export class FaultProxy {
   private readonly server = net.createServer((client) => this.accept(client));
   private readonly sockets = new Set<net.Socket>();
   private held = new Set<net.Socket>();
   private blackholed = false;
+  private refusing = false;
 
   private constructor(
     private readonly host: string,
@@ -32,8 +34,14 @@ export class FaultProxy {
     this.blackholed = true;
   }
 
+  refuse(): void {
+    this.refusing = true;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
   restore(): void {
     this.blackholed = false;
+    this.refusing = false;
     for (const socket of this.held) socket.destroy();
     this.held = new Set();
   }
@@ -52,6 +60,10 @@ export class FaultProxy {
 
   private accept(client: net.Socket): void {
     this.track(client);
+    if (this.refusing) {
+      client.destroy();
+      return;
+    }
     if (this.blackholed) {
       this.held.add(client);
       return;

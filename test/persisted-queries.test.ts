@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createLogger } from '../src/logger';
+import { eventually } from './support/eventually';
+import { FaultProxy } from './support/fault-proxy';
+import { startTestGateway, type TestGateway } from './support/harness';
+
+// The Redis that CI and the development machine provide; each run writes under its own prefix.
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PREFIX = `gateway-test:apq:${process.pid}:${Date.now()}:`;
+
+/** A distinct document per call, so no test sees another's registration. */
+let documents = 0;
+function newQuery(): { query: string; hash: string } {
+  const query = `query Apq${++documents} { publicCategories { id name } }`;
+  return { query, hash: createHash('sha256').update(query).digest('hex') };
+}
+
+const persisted = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash } });
+
+async function register(t: TestGateway, q: { query: string; hash: string }) {
+  return t.http.post('/graphql').set('content-type', 'application/json').send({ query: q.query, extensions: persisted(q.hash) });
+}
+
+async function byHash(t: TestGateway, hash: string) {
+  return t.http.post('/graphql').set('content-type', 'application/json').send({ extensions: persisted(hash) });
+}
+
+async function redisCheck(t: TestGateway): Promise<string> {
+  const res = await t.http.get('/readyz');
+  expect(res.status).toBe(200);
+  return res.body.checks.redis as string;
+}
+
+describe('automatic persisted queries', () => {
+  const redis = new Redis(REDIS_URL);
+  afterAll(async () => {
+    const keys = await redis.keys(`${PREFIX}*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it('without REDIS_URL each instance has its own cache, and /readyz says Redis is not configured', async () => {
+    const a = await startTestGateway();
+    const b = await a.twin();
+    try {
+      const q = newQuery();
+      expect((await register(a, q)).body.data.publicCategories.length).toBeGreaterThan(0);
+      await eventually(async () => (await byHash(a, q.hash)).body.data !== undefined);
+      expect((await byHash(b, q.hash)).body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+      expect(await redisCheck(a)).toBe('not configured');
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+
+  it('with Redis a query registered through one instance is found through another', async () => {
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: PREFIX };
+    const [a, b] = await Promise.all([startTestGateway(env), startTestGateway(env)]);
+    try {
+      const q = newQuery();
+      expect((await byHash(b, q.hash)).body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+      const registered = await register(a, q);
+      expect(registered.body.errors).toBeUndefined();
+      // Apollo stores the query after answering (without waiting): wait for it to reach Redis.
+      await eventually(async () => (await redis.exists(`${PREFIX}apq:${q.hash}`)) === 1);
+      const hit = await byHash(b, q.hash);
+      expect(hit.body).toEqual(registered.body);
+      expect(await redis.ttl(`${PREFIX}apq:${q.hash}`)).toBeGreaterThan(0);
+      expect(await redisCheck(b)).toBe('ok');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('Redis going away: /readyz stays 200 and says so, APQ keeps working per instance, logged once; all back when Redis is', async () => {
+    const { proxy, url } = await FaultProxy.start(REDIS_URL);
+    const logger = createLogger('silent');
+    const warn = jest.spyOn(logger, 'warn');
+    const t = await startTestGateway({ REDIS_URL: url, REDIS_KEY_PREFIX: PREFIX }, { logger });
+    try {
+      await eventually(async () => (await redisCheck(t)) === 'ok');
+
+      proxy.refuse();
+      await eventually(async () => (await redisCheck(t)) !== 'ok');
+      expect(await redisCheck(t)).toMatch(/^degraded .*per instance/);
+      const ready = await t.http.get('/readyz');
+      expect(ready.body).toMatchObject({ status: 'ready', checks: { database: 'ok' } });
+
+      const local = newQuery();
+      const registered = await register(t, local);
+      expect(registered.status).toBe(200);
+      expect(registered.body.errors).toBeUndefined();
+      await eventually(async () => (await byHash(t, local.hash)).body.data !== undefined);
+      for (let i = 0; i < 5; i++) expect((await byHash(t, local.hash)).status).toBe(200);
+      expect(warn.mock.calls.filter(([, msg]) => /^persisted queries/.test(String(msg)))).toHaveLength(1);
+      expect(await redis.exists(`${PREFIX}apq:${local.hash}`)).toBe(0);
+
+      proxy.restore();
+      await eventually(async () => (await redisCheck(t)) === 'ok');
+      const shared = newQuery();
+      await register(t, shared);
+      await eventually(async () => (await redis.exists(`${PREFIX}apq:${shared.hash}`)) === 1);
+    } finally {
+      await t.close();
+      await proxy.close();
+    }
+  });
+});
