@@ -12,6 +12,8 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
   databaseUrl: string | undefined;
+  /** PostgreSQL read replicas for list, detail and aggregate reads (docs/operations.md "Read replicas"). */
+  databaseReadUrls: string[];
   dataDir: string;
   /** Uploaded files (KYC documents) for the local FileStorage. */
   storageDir: string;
@@ -101,13 +103,14 @@ export class ConfigError extends Error {
 }
 
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
+const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 // Each helper takes the raw text (an unset or empty variable is "absent") and says what it expects,
 // so an error reads "PORT must be an integer from 0 to 65535 (got "abc")".
 const text = () => z.string().trim();
 /** Never echoed back in an error line. */
-const SECRETS = new Set(['JWT_SECRET', 'DATABASE_URL', 'FIREBASE_CREDENTIALS', 'REDIS_URL', 'METRICS_TOKEN', 'SMTP_URL', 'S3_SECRET_ACCESS_KEY']);
+const SECRETS = new Set(['JWT_SECRET', 'DATABASE_URL', 'DATABASE_READ_URLS', 'FIREBASE_CREDENTIALS', 'REDIS_URL', 'METRICS_TOKEN', 'SMTP_URL', 'S3_SECRET_ACCESS_KEY']);
 
 function integer(fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return optionalInteger(min, max).default(fallback);
@@ -137,8 +140,12 @@ const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
     PORT: integer(4000, 0, 65535),
     DATABASE_URL: text()
-      .regex(/^postgres(ql)?:\/\/\S+$/, { error: 'must be a PostgreSQL URL such as postgresql://user:password@host:5432/database' })
+      .regex(POSTGRES_URL, { error: 'must be a PostgreSQL URL such as postgresql://user:password@host:5432/database' })
       .optional(),
+    DATABASE_READ_URLS: text()
+      .transform((v) => v.split(',').map((u) => u.trim()).filter(Boolean))
+      .refine((list) => list.every((u) => POSTGRES_URL.test(u)), { error: 'must be a comma-separated list of PostgreSQL URLs such as postgresql://user:password@replica1:5432/database' })
+      .default([]),
     DATA_DIR: text().default('./data'),
     STORAGE_DIR: text().optional(),
     JWT_SECRET: z.string().optional(),
@@ -213,6 +220,7 @@ const envSchema = z
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE === 's3' && !env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must be set when STORAGE=s3' });
+    if (env.DATABASE_READ_URLS.length && !env.DATABASE_URL) ctx.addIssue({ code: 'custom', path: ['DATABASE_READ_URLS'], message: 'needs DATABASE_URL (replicas are of a PostgreSQL primary; the embedded database has none)' });
     if (env.NODE_ENV !== 'production') return;
     if ((env.JWT_SECRET ?? '').length < 32 || env.JWT_SECRET === DEV_JWT_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must be set (at least 32 characters, not the development default) when NODE_ENV=production' });
@@ -257,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: e.NODE_ENV,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrls: e.DATABASE_READ_URLS,
     dataDir,
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'files')),
     jwtSecret: e.JWT_SECRET || DEV_JWT_SECRET,

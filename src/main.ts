@@ -34,9 +34,9 @@ async function main(): Promise<void> {
 }
 
 async function start(config: Config, logger: Logger): Promise<void> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize, timeouts: databaseTimeouts(config), logger });
-  logger.info({ database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'database opened');
-  const services = createServices(db.prisma, config, logger);
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, readUrls: config.databaseReadUrls, dataDir: config.dataDir, poolSize: config.dbPoolSize, timeouts: databaseTimeouts(config), logger });
+  logger.info({ database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined, readReplicas: db.replicas.length }, 'database opened');
+  const services = createServices(db.prisma, config, logger, db.replicas);
   const gateway = await createGateway(config, db, services, logger);
   // Push notifications: the outbox worker, started once the database is ready.
   const pushOutbox = new PushOutbox(db.prisma, createPushSender(config.firebaseCredentials, logger), logger, { maxAttempts: config.pushMaxAttempts });

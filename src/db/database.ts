@@ -16,6 +16,8 @@ export interface Database {
   /** The PostgreSQL connection string (unset for PGlite), for work that needs its own session. */
   url?: string;
   prisma: PrismaClient;
+  /** Clients of the read replicas (DATABASE_READ_URLS; PostgreSQL only), for list, detail and aggregate reads. */
+  replicas: PrismaClient[];
   /** For the schema engine (migrations). PostgreSQL: a pool of its own per engine connection, see openDatabase. */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   /** SQL statements sent so far (the /metrics counter and the benchmark read it). */
@@ -43,6 +45,8 @@ export interface DatabaseTimeouts extends PgTimeouts {
 export interface DatabaseOptions {
   /** postgresql://… → PostgreSQL through node-postgres; unset → embedded PGlite. */
   databaseUrl?: string;
+  /** Read replicas of `databaseUrl` (PostgreSQL), each with a pool of `poolSize`. */
+  readUrls?: string[];
   /** Where PGlite keeps its files; ignored for PostgreSQL. */
   dataDir?: string;
   /** An already open PGlite (tests clone one per file). */
@@ -80,6 +84,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new ResilientPool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, timeouts: options.timeouts, logger: options.logger });
     const appFactory = new PrismaPg(pool);
     const { prisma, queryCount } = countingClient(appFactory, options.timeouts);
+    const replicaPools = (options.readUrls ?? []).map((url) => new ResilientPool({ connectionString: url, max: options.poolSize ?? 10, timeouts: options.timeouts, logger: options.logger }));
+    const replicas = replicaPools.map((p) => countingClient(new PrismaPg(p), options.timeouts));
     // The schema engine gets pools of its own, with the same error listeners but no statement timeouts
     // (a migration may rewrite a large table), ended when the engine lets go of them; session settings
     // it makes never reach the application's connections.
@@ -96,13 +102,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       kind: 'postgres',
       url: options.databaseUrl,
       prisma,
+      replicas: replicas.map((r) => r.prisma),
       adapterFactory,
-      queryCount,
+      queryCount: () => replicas.reduce((n, r) => n + r.queryCount(), queryCount()),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       ping: (timeoutMs) => withTimeout(pool.query('SELECT 1'), timeoutMs),
       close: async () => {
-        await prisma.$disconnect();
-        await pool.end();
+        await Promise.all([prisma, ...replicas.map((r) => r.prisma)].map((client) => client.$disconnect()));
+        await Promise.all([pool, ...replicaPools].map((p) => p.end()));
       },
     };
   }
@@ -118,6 +125,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     kind: 'pglite',
     prisma,
+    replicas: [],
     adapterFactory,
     queryCount,
     poolStats: () => undefined,

@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type AuthChecker, type MiddlewareFn } from 'type-graphql';
 import type { Context } from '../context';
+import { onPrimary } from '../db/read-replicas';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
 import { resolvers } from '../resolvers';
 import { withAuditOrigin } from '../services/audit.service';
@@ -21,6 +22,12 @@ const auditOrigin: MiddlewareFn<Context> = ({ context, info }, next) => {
   return withAuditOrigin({ actor: user && { id: user.id, role: user.role }, requestId: request.requestId, ip: request.ip, userAgent: request.userAgent }, next);
 };
 
+/**
+ * A mutation reads what it wrote: each of its fields (the payload's nested ones too) resolves with
+ * every read on the primary, never a replica that may lag (DATABASE_READ_URLS, src/db/read-replicas.ts).
+ */
+const mutationsReadPrimary: MiddlewareFn<Context> = ({ info }, next) => (info.operation.operation === 'mutation' ? onPrimary(next) : next());
+
 export function buildGatewaySchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers,
@@ -28,6 +35,6 @@ export function buildGatewaySchema(): Promise<GraphQLSchema> {
     // Validation is opt-in in type-graphql 2: class-validator runs on every input and args type.
     validate: { forbidUnknownValues: false },
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
-    globalMiddlewares: [auditOrigin],
+    globalMiddlewares: [auditOrigin, mutationsReadPrimary],
   });
 }

@@ -1,4 +1,4 @@
-import type { Prisma } from '../db/database';
+import type { ReadReplicas } from '../db/read-replicas';
 import { ValidationError } from '../errors';
 import { DistributionStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { ZERO, dec, type DecimalInput } from './money';
@@ -37,7 +37,7 @@ const totals = (g: Sums) => ({
 
 /** Read-only aggregates for analysts and admins, computed by the database (GROUP BY), never row by row. */
 export class AnalyticsService {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(private readonly reads: ReadReplicas) {}
 
   /**
    * Per category (every category, by name): listed units, invested and current value of the
@@ -45,7 +45,8 @@ export class AnalyticsService {
    * (the offering value when there is none), rounded to the cent.
    */
   async assetsUnderManagement() {
-    const rows = await this.prisma.$queryRaw<AumRow[]>`
+    const db = this.reads.client;
+    const rows = await db.$queryRaw<AumRow[]>`
       WITH unit_value AS (
         SELECT u.id, u.category_id, u.status,
                COALESCE((SELECT v.value FROM unit_valuations v WHERE v.unit_id = u.id ORDER BY v.valued_at DESC LIMIT 1), u.total_value) AS value
@@ -73,6 +74,7 @@ export class AnalyticsService {
 
   /** Sums of the holders' distributions per period (oldest first) or per unit (by id). */
   async distributionTotals(filter: DistributionTotalsFilterInput | null | undefined, groupBy: DistributionGroupingInput) {
+    const db = this.reads.client;
     const f = filter ?? {};
     if (f.fromPeriod && f.toPeriod && f.fromPeriod > f.toPeriod) {
       throw ValidationError.field('toPeriod', 'The to period field must be a period after or equal to from period.');
@@ -84,18 +86,19 @@ export class AnalyticsService {
       status: f.status ?? { not: DistributionStatus.CANCELLED },
     };
     if (groupBy === 'PERIOD') {
-      const groups = await this.prisma.distribution.groupBy({ by: ['period'], where, ...SUMS, orderBy: { period: 'asc' } });
+      const groups = await db.distribution.groupBy({ by: ['period'], where, ...SUMS, orderBy: { period: 'asc' } });
       return groups.map((g) => ({ period: g.period, unitId: null, unitName: null, ...totals(g) }));
     }
-    const groups = await this.prisma.distribution.groupBy({ by: ['unitId'], where, ...SUMS, orderBy: { unitId: 'asc' } });
-    const units = await this.prisma.unit.findMany({ where: { id: { in: groups.map((g) => g.unitId) } }, select: { id: true, name: true } });
+    const groups = await db.distribution.groupBy({ by: ['unitId'], where, ...SUMS, orderBy: { unitId: 'asc' } });
+    const units = await db.unit.findMany({ where: { id: { in: groups.map((g) => g.unitId) } }, select: { id: true, name: true } });
     const names = new Map(units.map((u) => [u.id, u.name]));
     return groups.map((g) => ({ period: null, unitId: g.unitId, unitName: names.get(g.unitId) ?? null, ...totals(g) }));
   }
 
   /** One row per status, in the machine's order, zeros included. */
   async withdrawalVolumes() {
-    const groups = await this.prisma.withdrawalRequest.groupBy({
+    const db = this.reads.client;
+    const groups = await db.withdrawalRequest.groupBy({
       by: ['status'],
       _count: { _all: true },
       _sum: { ownershipPercentage: true, investedAmount: true },

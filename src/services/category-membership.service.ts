@@ -1,5 +1,6 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
+import { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { MembershipStatus } from '../generated/prisma/enums';
 import { ownerScope, requireInvestor } from './access';
@@ -28,7 +29,8 @@ export class CategoryMembershipService {
   private readonly categories: CategoryService;
 
   constructor(private readonly prisma: Prisma) {
-    this.categories = new CategoryService(prisma);
+    // Membership changes read their categories back: the primary only.
+    this.categories = new CategoryService(prisma, new ReadReplicas(prisma));
   }
 
   /** Investors: their own; staff: everyone's (filter by investorId). Newest first; a plain list. */

@@ -1,5 +1,6 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
+import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError, ValidationError, type FieldErrors } from '../errors';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { UnitStatus } from '../generated/prisma/enums';
@@ -61,19 +62,24 @@ function toView({ _count, ...row }: Row): CategoryView {
 const ORDER = [{ name: 'asc' }, { id: 'asc' }] as const;
 
 export class CategoryService {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly reads: ReadReplicas,
+  ) {}
 
   /** Active categories (staff may ask for inactive ones too), alphabetical. */
   list(user: AuthUser | null, options: { includeInactive?: boolean | null; where?: CategoryWhere } = {}): Promise<CategoryView[]> {
+    const db = this.reads.client;
     const all = options.includeInactive && isStaff(user);
-    return this.prisma.category
+    return db.category
       .findMany({ where: { ...(all ? {} : { isActive: true }), ...options.where }, select: SELECT, orderBy: [...ORDER] })
       .then((rows) => rows.map(toView));
   }
 
   /** Inactive categories are found by staff only; investors and guests get 404. */
   async get(user: AuthUser | null, id: number): Promise<CategoryView> {
-    const row = await this.prisma.category.findFirst({ where: { id, ...(isStaff(user) ? {} : { isActive: true }) }, select: SELECT });
+    const db = this.reads.client;
+    const row = await db.category.findFirst({ where: { id, ...(isStaff(user) ? {} : { isActive: true }) }, select: SELECT });
     if (!row) throw new NotFoundError();
     return toView(row);
   }

@@ -1,5 +1,5 @@
 import type { AuthUser } from '../context';
-import type { Prisma } from '../db/database';
+import type { ReadReplicas } from '../db/read-replicas';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { ownerScope } from './access';
 import { CategoryService, type CategoryView } from './category.service';
@@ -77,10 +77,11 @@ export class DashboardService {
   private readonly units: UnitService;
   private readonly portfolio: PortfolioService;
 
-  constructor(private readonly prisma: Prisma) {
-    this.categories = new CategoryService(prisma);
-    this.units = new UnitService(prisma);
-    this.portfolio = new PortfolioService(prisma);
+  /** Every part reads from a replica when there are some (DATABASE_READ_URLS). */
+  constructor(private readonly reads: ReadReplicas) {
+    this.categories = new CategoryService(reads.primary, reads);
+    this.units = new UnitService(reads.primary, reads);
+    this.portfolio = new PortfolioService(reads);
   }
 
   async get(user: AuthUser, now = new Date()): Promise<DashboardView> {
@@ -89,7 +90,7 @@ export class DashboardService {
       this.categories.list(user, { where: { isFeatured: true } }),
       this.topGainers(now),
       this.units.newest(user, NEW_LISTINGS),
-      distributionsByQuarter(this.prisma, investorId ?? undefined, now),
+      distributionsByQuarter(this.reads.client, investorId ?? undefined, now),
       this.portfolio.transactions(user, null, 1, RECENT_ACTIVITY).then((page) => page.items),
       this.summary(investorId),
     ]);
@@ -104,7 +105,7 @@ export class DashboardService {
   private async topGainers(now: Date): Promise<TopGainerView[]> {
     const since = new Date(now);
     since.setUTCFullYear(since.getUTCFullYear() - 1);
-    const rows = await this.prisma.$queryRaw<GainerRow[]>`
+    const rows = await this.reads.client.$queryRaw<GainerRow[]>`
       WITH latest AS (
         SELECT DISTINCT ON (unit_id) unit_id, value FROM unit_valuations WHERE valued_at <= ${now} ORDER BY unit_id, valued_at DESC
       ), base AS (
@@ -143,7 +144,7 @@ export class DashboardService {
    * portfolio values holdings); ROUND(pct × value) is that amount in cents, exactly.
    */
   private async summary(investorId: number | null): Promise<SummaryView> {
-    const [row] = await this.prisma.$queryRaw<SummaryRow[]>`
+    const [row] = await this.reads.client.$queryRaw<SummaryRow[]>`
       WITH latest AS (
         SELECT DISTINCT ON (unit_id) unit_id, value FROM unit_valuations ORDER BY unit_id, valued_at DESC
       ), held AS (

@@ -1,5 +1,6 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
+import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, NotificationType, PayoutSource, TransactionType, type DistributionType } from '../generated/prisma/enums';
@@ -133,10 +134,14 @@ async function moveDeclaration(tx: Tx, id: number, to: DistributionStatus, data:
 }
 
 export class DistributionService {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly reads: ReadReplicas,
+  ) {}
 
   /** Newest first (created_at, then id, both descending). */
   async list(user: AuthUser, filter: DistributionFilterInput | null | undefined, page?: number | null, perPage?: number | null): Promise<Page<DistributionView>> {
+    const db = this.reads.client;
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
     const where = {
@@ -144,32 +149,34 @@ export class DistributionService {
       distributedAt: dayRange(f.from, f.to),
     };
     const [rows, total] = await Promise.all([
-      this.prisma.distribution.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      this.prisma.distribution.count({ where }),
+      db.distribution.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
+      db.distribution.count({ where }),
     ]);
     return toPage(rows.map(toView), total, w);
   }
 
   async get(user: AuthUser, id: number): Promise<DistributionView> {
-    const row = await this.prisma.distribution.findFirst({ where: { id, ...ownerScope(user) }, select: SELECT });
+    const db = this.reads.client;
+    const row = await db.distribution.findFirst({ where: { id, ...ownerScope(user) }, select: SELECT });
     if (!row) throw new NotFoundError();
     return toView(row);
   }
 
   /** Staff: declarations, newest first (created_at, then id, both descending). */
   async listDeclarations(filter: DeclarationFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
+    const db = this.reads.client;
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
     const where = { ...(f.unitId ? { unitId: f.unitId } : {}), ...(f.period ? { period: f.period } : {}), ...(f.status ? { status: f.status } : {}) };
     const [rows, total] = await Promise.all([
-      this.prisma.distributionDeclaration.findMany({ where, select: DECLARATION_SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      this.prisma.distributionDeclaration.count({ where }),
+      db.distributionDeclaration.findMany({ where, select: DECLARATION_SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
+      db.distributionDeclaration.count({ where }),
     ]);
     return toPage(rows.map(toDeclarationView), total, w);
   }
 
   getDeclaration(id: number) {
-    return declarationDetail(this.prisma, id);
+    return declarationDetail(this.reads.client, id);
   }
 
   /**

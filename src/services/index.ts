@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Prisma } from '../db/database';
+import { ReadReplicas } from '../db/read-replicas';
 import { AccountService } from './account.service';
 import { AnalyticsService } from './analytics.service';
 import { AppConfigService } from './app-config.service';
@@ -62,7 +63,9 @@ export interface Services {
   audit: AuditService;
 }
 
-export function createServices(prisma: Prisma, config: Config, logger: Logger): Services {
+/** `replicas`: clients for DATABASE_READ_URLS, which list, detail and aggregate reads use (src/db/read-replicas.ts). */
+export function createServices(prisma: Prisma, config: Config, logger: Logger, replicas: Prisma[] = []): Services {
+  const reads = new ReadReplicas(prisma, replicas);
   const redis = config.redisUrl ? createRedis(config.redisUrl, logger) : undefined;
   const limiter = new RateLimitService({
     perMinute: config.rateLimitPerMinute,
@@ -75,7 +78,7 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger): 
   const auth = new AuthService(prisma, config, limiter);
   const downloads = new DownloadService(config.jwtSecret, (sessionId) => auth.sessionUser(sessionId));
   const mailer = createMailer(config, logger);
-  const portfolio = new PortfolioService(prisma);
+  const portfolio = new PortfolioService(reads);
   return {
     prisma,
     logger,
@@ -87,20 +90,20 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger): 
     settings: new SettingsService(prisma),
     legal: new LegalService(prisma),
     appConfig: new AppConfigService(prisma),
-    distributions: new DistributionService(prisma),
-    withdrawalRequests: new WithdrawalRequestService(prisma),
-    investors: new InvestorService(prisma),
-    investmentRequests: new InvestmentRequestService(prisma),
+    distributions: new DistributionService(prisma, reads),
+    withdrawalRequests: new WithdrawalRequestService(prisma, reads),
+    investors: new InvestorService(reads),
+    investmentRequests: new InvestmentRequestService(prisma, reads),
     portfolio,
-    payouts: new PayoutService(prisma),
-    categories: new CategoryService(prisma),
-    units: new UnitService(prisma),
+    payouts: new PayoutService(prisma, reads),
+    categories: new CategoryService(prisma, reads),
+    units: new UnitService(prisma, reads),
     categoryMemberships: new CategoryMembershipService(prisma),
-    dashboard: new DashboardService(prisma),
+    dashboard: new DashboardService(reads),
     kyc: new KycService(prisma, downloads, createFileStorage(config), config.uploadMaxBytes),
-    analytics: new AnalyticsService(prisma),
+    analytics: new AnalyticsService(reads),
     statements: new StatementService(prisma, downloads, portfolio),
-    notifications: new NotificationService(prisma),
+    notifications: new NotificationService(prisma, reads),
     idempotency: new IdempotencyService(prisma, config.jwtSecret, { ttlSeconds: config.idempotencyTtlSeconds, lockSeconds: config.idempotencyLockSeconds }, logger),
     audit: new AuditService(prisma, downloads),
   };

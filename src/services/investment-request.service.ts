@@ -1,5 +1,6 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
+import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus } from '../generated/prisma/enums';
@@ -60,24 +61,29 @@ interface LockedUnit {
 const bound = (d: Decimal) => d.toString();
 
 export class InvestmentRequestService {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly reads: ReadReplicas,
+  ) {}
 
   /** Newest first (created_at, then id, both descending). */
   async list(user: AuthUser, filter: InvestmentRequestFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
+    const db = this.reads.client;
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
     const where = {
       ...listWhere(user, f, ['status', 'unitId']),
     };
     const [rows, total] = await Promise.all([
-      this.prisma.investmentRequest.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      this.prisma.investmentRequest.count({ where }),
+      db.investmentRequest.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
+      db.investmentRequest.count({ where }),
     ]);
     return toPage(rows, total, w);
   }
 
   async get(user: AuthUser, id: number) {
-    const row = await this.prisma.investmentRequest.findFirst({ where: { id, ...ownerScope(user) }, select: SELECT });
+    const db = this.reads.client;
+    const row = await db.investmentRequest.findFirst({ where: { id, ...ownerScope(user) }, select: SELECT });
     if (!row) throw new NotFoundError();
     return row;
   }

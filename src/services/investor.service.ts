@@ -1,5 +1,6 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
+import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../errors';
 import { KycDocumentStatus } from '../generated/prisma/enums';
 import { pageWindow, toPage, type Page } from '../pagination';
@@ -68,7 +69,7 @@ export function investorScope(user: AuthUser) {
 }
 
 export class InvestorService {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(private readonly reads: ReadReplicas) {}
 
   /** Newest first (created_at, then id, both descending). */
   async list(user: AuthUser, filter: InvestorFilterInput | null | undefined, page?: number | null, perPage?: number | null): Promise<Page<InvestorView>> {
@@ -82,32 +83,34 @@ export class InvestorService {
         ...(q ? { OR: [{ name: { contains: q, mode: 'insensitive' as const } }, { email: { contains: q, mode: 'insensitive' as const } }] } : {}),
       },
     };
+    const db = this.reads.client;
     const [rows, total] = await Promise.all([
-      this.prisma.investor.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      this.prisma.investor.count({ where }),
+      db.investor.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
+      db.investor.count({ where }),
     ]);
-    return toPage(await this.summarise(rows), total, w);
+    return toPage(await this.summarise(db, rows), total, w);
   }
 
   async get(user: AuthUser, id: number): Promise<InvestorView> {
-    const row = await this.prisma.investor.findFirst({ where: { AND: [{ id }, investorScope(user)] }, select: SELECT });
+    const db = this.reads.client;
+    const row = await db.investor.findFirst({ where: { AND: [{ id }, investorScope(user)] }, select: SELECT });
     if (!row) throw new NotFoundError();
-    const [view] = await this.summarise([row]);
+    const [view] = await this.summarise(db, [row]);
     return view;
   }
 
   /** Holdings and KYC figures for a whole page in two grouped queries (no query per investor). */
-  private async summarise(rows: Row[]): Promise<InvestorView[]> {
+  private async summarise(db: Prisma, rows: Row[]): Promise<InvestorView[]> {
     const ids = rows.map((r) => r.id);
     if (ids.length === 0) return [];
     const [holdings, documents] = await Promise.all([
-      this.prisma.holding.groupBy({
+      db.holding.groupBy({
         by: ['investorId'],
         where: { investorId: { in: ids }, ownershipPercentage: { gt: 0 } },
         _count: { _all: true },
         _sum: { investedAmount: true },
       }),
-      this.prisma.kycDocument.groupBy({ by: ['investorId', 'status'], where: { investorId: { in: ids } } }),
+      db.kycDocument.groupBy({ by: ['investorId', 'status'], where: { investorId: { in: ids } } }),
     ]);
     const held = new Map(holdings.map((h) => [h.investorId, h]));
     const statuses = new Map<number, KycDocumentStatus[]>();

@@ -1,5 +1,6 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
+import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { PushStatus, type DevicePlatform, type NotificationType } from '../generated/prisma/enums';
@@ -103,7 +104,10 @@ const DEVICE_SELECT = { id: true, token: true, platform: true, createdAt: true, 
 
 /** A user's own notifications (staff included: nobody reads another user's) and their push device tokens. */
 export class NotificationService {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly reads: ReadReplicas,
+  ) {}
 
   /** Push deliveries still waiting in the outbox (the /metrics backlog gauge), counted on the (status, next_attempt_at) index. */
   pendingPushes(): Promise<number> {
@@ -112,38 +116,41 @@ export class NotificationService {
 
   /** Newest first; with unreadFirst the unread ones come first, each part newest first. */
   async list(user: AuthUser, options: NotificationListOptions, page?: number | null, perPage?: number | null): Promise<Page<NotificationView>> {
+    const db = this.reads.client;
     const w = pageWindow(page, perPage);
     const own = { userId: user.id };
     if (!options.unreadFirst || options.unread != null) {
       const where = { ...own, ...(options.unread == null ? {} : { readAt: options.unread ? null : { not: null } }) };
       const [items, total] = await Promise.all([
-        this.prisma.notification.findMany({ where, orderBy: NEWEST_FIRST, skip: w.skip, take: w.take, select: SELECT }),
-        this.prisma.notification.count({ where }),
+        db.notification.findMany({ where, orderBy: NEWEST_FIRST, skip: w.skip, take: w.take, select: SELECT }),
+        db.notification.count({ where }),
       ]);
       return toPage(items, total, w);
     }
     // Two segments (unread, then read) laid end to end; the page window may straddle them.
     const unreadWhere = { ...own, readAt: null };
     const readWhere = { ...own, readAt: { not: null } };
-    const [unreadTotal, readTotal] = await Promise.all([this.prisma.notification.count({ where: unreadWhere }), this.prisma.notification.count({ where: readWhere })]);
+    const [unreadTotal, readTotal] = await Promise.all([db.notification.count({ where: unreadWhere }), db.notification.count({ where: readWhere })]);
     const unreadTake = Math.max(Math.min(w.take, unreadTotal - w.skip), 0);
     const readSkip = Math.max(w.skip - unreadTotal, 0);
     const [unread, read] = await Promise.all([
-      unreadTake ? this.prisma.notification.findMany({ where: unreadWhere, orderBy: NEWEST_FIRST, skip: w.skip, take: unreadTake, select: SELECT }) : [],
-      w.take - unreadTake ? this.prisma.notification.findMany({ where: readWhere, orderBy: NEWEST_FIRST, skip: readSkip, take: w.take - unreadTake, select: SELECT }) : [],
+      unreadTake ? db.notification.findMany({ where: unreadWhere, orderBy: NEWEST_FIRST, skip: w.skip, take: unreadTake, select: SELECT }) : [],
+      w.take - unreadTake ? db.notification.findMany({ where: readWhere, orderBy: NEWEST_FIRST, skip: readSkip, take: w.take - unreadTake, select: SELECT }) : [],
     ]);
     return toPage([...unread, ...read], unreadTotal + readTotal, w);
   }
 
   async get(user: AuthUser, id: number): Promise<NotificationView> {
-    const row = await this.prisma.notification.findFirst({ where: { id, userId: user.id }, select: SELECT });
+    const db = this.reads.client;
+    const row = await db.notification.findFirst({ where: { id, userId: user.id }, select: SELECT });
     if (!row) throw new NotFoundError();
     return row;
   }
 
   /** For the dashboard's polling: one indexed count. */
   unreadCount(user: AuthUser): Promise<number> {
-    return this.prisma.notification.count({ where: { userId: user.id, readAt: null } });
+    const db = this.reads.client;
+    return db.notification.count({ where: { userId: user.id, readAt: null } });
   }
 
   /** Idempotent: a notification read before keeps its first readAt. */

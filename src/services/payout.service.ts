@@ -1,5 +1,6 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
+import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutStatus, TransactionType, type PayoutSource } from '../generated/prisma/enums';
@@ -74,24 +75,29 @@ export async function payPayout(tx: Tx, payoutId: number) {
 }
 
 export class PayoutService {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly reads: ReadReplicas,
+  ) {}
 
   /** Newest first (created_at, then id, both descending). */
   async list(user: AuthUser, filter: PayoutFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
+    const db = this.reads.client;
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
     const where = {
       ...listWhere(user, f, ['status', 'source', 'unitId']),
     };
     const [rows, total] = await Promise.all([
-      this.prisma.payout.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      this.prisma.payout.count({ where }),
+      db.payout.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
+      db.payout.count({ where }),
     ]);
     return toPage(rows, total, w);
   }
 
   async get(user: AuthUser, id: number) {
-    const row = await this.prisma.payout.findFirst({ where: { id, ...ownerScope(user) }, select: SELECT });
+    const db = this.reads.client;
+    const row = await db.payout.findFirst({ where: { id, ...ownerScope(user) }, select: SELECT });
     if (!row) throw new NotFoundError();
     return row;
   }

@@ -1,5 +1,6 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
+import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../errors';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, type TransactionType } from '../generated/prisma/enums';
@@ -105,7 +106,7 @@ export async function distributionsByQuarter(prisma: Prisma, investorId: number 
 }
 
 export class PortfolioService {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(private readonly reads: ReadReplicas) {}
 
   /** The caller's own portfolio (investors only). */
   mine(user: AuthUser) {
@@ -114,14 +115,15 @@ export class PortfolioService {
 
   /** Holdings newest first, each valued; totals over them. Another investor's id is a 404. */
   async ofInvestor(user: AuthUser, investorId: number) {
-    const investor = await this.prisma.investor.findFirst({ where: { AND: [{ id: investorId }, investorScope(user)] }, select: { id: true } });
+    const db = this.reads.client;
+    const investor = await db.investor.findFirst({ where: { AND: [{ id: investorId }, investorScope(user)] }, select: { id: true } });
     if (!investor) throw new NotFoundError();
-    const rows = await this.prisma.holding.findMany({
+    const rows = await db.holding.findMany({
       where: { investorId, ownershipPercentage: { gt: 0 } },
       select: { id: true, unitId: true, ownershipPercentage: true, investedAmount: true },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     });
-    const units = await unitValues(this.prisma, rows.map((h) => h.unitId));
+    const units = await unitValues(db, rows.map((h) => h.unitId));
     const holdings = rows.map((h) => {
       const { unit, value } = units.get(h.unitId)!;
       const investedAmount = dec(h.investedAmount);
@@ -136,18 +138,19 @@ export class PortfolioService {
    * or one investor's when `investorId` is given.
    */
   async performance(user: AuthUser, investorId?: number | null) {
+    const db = this.reads.client;
     const scope = { ...(investorId ? { investorId } : {}), ...ownerScope(user) };
     const distributed = { ...scope, status: DistributionStatus.DISTRIBUTED };
     const [held, received, receivedByUnit, quarterly] = await Promise.all([
-      this.prisma.holding.groupBy({ by: ['unitId'], where: { ...scope, ownershipPercentage: { gt: 0 } }, _sum: { ownershipPercentage: true, investedAmount: true } }),
-      this.prisma.distribution.aggregate({ where: distributed, _sum: { netAmount: true } }),
-      this.prisma.distribution.groupBy({ by: ['unitId'], where: distributed, _sum: { netAmount: true } }),
-      distributionsByQuarter(this.prisma, scope.investorId),
+      db.holding.groupBy({ by: ['unitId'], where: { ...scope, ownershipPercentage: { gt: 0 } }, _sum: { ownershipPercentage: true, investedAmount: true } }),
+      db.distribution.aggregate({ where: distributed, _sum: { netAmount: true } }),
+      db.distribution.groupBy({ by: ['unitId'], where: distributed, _sum: { netAmount: true } }),
+      distributionsByQuarter(db, scope.investorId),
     ]);
 
     const receivedOf = new Map(receivedByUnit.map((r) => [r.unitId, dec(r._sum.netAmount ?? 0)]));
     const heldOf = new Map(held.map((h) => [h.unitId, h._sum]));
-    const units = await unitValues(this.prisma, [...heldOf.keys(), ...receivedOf.keys()]);
+    const units = await unitValues(db, [...heldOf.keys(), ...receivedOf.keys()]);
     const holdings = [...units.values()]
       .map(({ unit, value }) => {
         const h = heldOf.get(unit.id);
@@ -169,6 +172,7 @@ export class PortfolioService {
 
   /** The ledger, newest first by occurredAt (then id). */
   async transactions(user: AuthUser, filter: TransactionFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
+    const db = this.reads.client;
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
     const where = {
@@ -176,14 +180,15 @@ export class PortfolioService {
       occurredAt: dayRange(f.from, f.to),
     };
     const [rows, total] = await Promise.all([
-      this.prisma.transaction.findMany({ where, select: TRANSACTION_SELECT, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      this.prisma.transaction.count({ where }),
+      db.transaction.findMany({ where, select: TRANSACTION_SELECT, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
+      db.transaction.count({ where }),
     ]);
     return toPage(rows, total, w);
   }
 
   async transaction(user: AuthUser, id: number) {
-    const row = await this.prisma.transaction.findFirst({ where: { id, ...ownerScope(user) }, select: TRANSACTION_SELECT });
+    const db = this.reads.client;
+    const row = await db.transaction.findFirst({ where: { id, ...ownerScope(user) }, select: TRANSACTION_SELECT });
     if (!row) throw new NotFoundError();
     return row;
   }

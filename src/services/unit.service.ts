@@ -1,5 +1,6 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
+import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { MembershipStatus, NotificationType, Role, UnitStatus } from '../generated/prisma/enums';
@@ -92,7 +93,10 @@ type Tx = PrismaNs.TransactionClient;
 const ORDER = [{ listedAt: 'desc' }, { id: 'desc' }] as const;
 
 export class UnitService {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly reads: ReadReplicas,
+  ) {}
 
   /** Default: AVAILABLE units only. Investors never see DRAFT; staff may filter on any status. */
   list(user: AuthUser, filter: UnitFilterInput | null | undefined, page?: number | null, perPage?: number | null): Promise<Page<UnitView>> {
@@ -116,8 +120,9 @@ export class UnitService {
 
   /** The newest AVAILABLE listings (dashboard). */
   async newest(user: AuthUser, take: number): Promise<UnitView[]> {
-    const rows = await this.prisma.unit.findMany({ where: { status: UnitStatus.AVAILABLE }, select: UNIT_SELECT, orderBy: [...ORDER], take });
-    return this.withHoldings(rows, user.investorId);
+    const db = this.reads.client;
+    const rows = await db.unit.findMany({ where: { status: UnitStatus.AVAILABLE }, select: UNIT_SELECT, orderBy: [...ORDER], take });
+    return this.withHoldings(db, rows, user.investorId);
   }
 
   /** DRAFT (default) or AVAILABLE; a unit created AVAILABLE is announced to the category's members. */
@@ -227,24 +232,26 @@ export class UnitService {
   private async page(audience: Audience, investorId: number | null, filter: UnitFilterInput | null | undefined, page?: number | null, perPage?: number | null): Promise<Page<UnitView>> {
     const w = pageWindow(page, perPage);
     const where = listWhere(audience, filter ?? {});
+    const db = this.reads.client;
     const [rows, total] = await Promise.all([
-      this.prisma.unit.findMany({ where, select: UNIT_SELECT, orderBy: [...ORDER], skip: w.skip, take: w.take }),
-      this.prisma.unit.count({ where }),
+      db.unit.findMany({ where, select: UNIT_SELECT, orderBy: [...ORDER], skip: w.skip, take: w.take }),
+      db.unit.count({ where }),
     ]);
-    return toPage(await this.withHoldings(rows, investorId), total, w);
+    return toPage(await this.withHoldings(db, rows, investorId), total, w);
   }
 
   private async one(audience: Audience, investorId: number | null, id: number): Promise<UnitView> {
-    const row = await this.prisma.unit.findFirst({ where: { id, status: { in: VISIBLE[audience].detail } }, select: UNIT_SELECT });
+    const db = this.reads.client;
+    const row = await db.unit.findFirst({ where: { id, status: { in: VISIBLE[audience].detail } }, select: UNIT_SELECT });
     if (!row) throw new NotFoundError();
-    const [view] = await this.withHoldings([row], investorId);
+    const [view] = await this.withHoldings(db, [row], investorId);
     return view;
   }
 
   /** myHolding for a page of units: one query for all of them (investors only; null otherwise). */
-  private async withHoldings(rows: Row[], investorId: number | null): Promise<UnitView[]> {
+  private async withHoldings(db: Prisma, rows: Row[], investorId: number | null): Promise<UnitView[]> {
     if (investorId === null || rows.length === 0) return rows.map((r) => toView(r, null));
-    const holdings = await this.prisma.holding.findMany({
+    const holdings = await db.holding.findMany({
       where: { investorId, unitId: { in: rows.map((r) => r.id) }, ownershipPercentage: { gt: 0 } },
       select: { unitId: true, ownershipPercentage: true, investedAmount: true },
     });

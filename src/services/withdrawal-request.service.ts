@@ -1,5 +1,6 @@
 import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
+import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
@@ -80,18 +81,22 @@ async function notifyReviewed(tx: Tx, row: RequestRow, status: WithdrawalRequest
 }
 
 export class WithdrawalRequestService {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly reads: ReadReplicas,
+  ) {}
 
   /** Newest first (created_at, then id, both descending). */
   async list(user: AuthUser, filter: WithdrawalRequestFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
+    const db = this.reads.client;
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
     const where = {
       ...listWhere(user, f, ['status', 'unitId']),
     };
     const [rows, total] = await Promise.all([
-      this.prisma.withdrawalRequest.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      this.prisma.withdrawalRequest.count({ where }),
+      db.withdrawalRequest.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
+      db.withdrawalRequest.count({ where }),
     ]);
     return toPage(rows, total, w);
   }

@@ -37,18 +37,32 @@ async function cloneTemplate(config: Config, options: GatewayOptions): Promise<{
   const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
   if (!info) throw new Error('test template missing: run through jest (globalSetup)');
   if (info.kind === 'pglite') {
-    const pglite = await PGlite.create({ loadDataDir: new Blob([await readFile(info.location)]) });
-    const open = () => openDatabase({ pglite, timeouts: databaseTimeouts(config) });
-    return { db: await open(), pglite, reopen: open, drop: async () => void (pglite.closed || (await pglite.close())) };
+    const template = new Blob([await readFile(info.location)]);
+    const pglite = await PGlite.create({ loadDataDir: template });
+    // PGlite has no replication: the "replica" is a second copy that the gateway reads from.
+    const replica = options.readReplica ? await openDatabase({ pglite: await PGlite.create({ loadDataDir: template }) }) : undefined;
+    const open = async () => ({ ...(await openDatabase({ pglite, timeouts: databaseTimeouts(config) })), replicas: replica ? [replica.prisma] : [] });
+    return {
+      db: await open(),
+      pglite,
+      reopen: open,
+      drop: async () => {
+        if (!pglite.closed) await pglite.close();
+        await replica?.close();
+      },
+    };
   }
   const name = `gateway_t_${process.pid}_${++counter}`;
+  // A "replica" is a second copy of the template (DATABASE_READ_URLS), changed by the test on one side only.
+  const names = options.readReplica ? [name, `${name}_replica`] : [name];
   const admin = new Client({ connectionString: info.serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${info.location}`);
+  for (const n of names) await admin.query(`CREATE DATABASE ${n} TEMPLATE ${info.location}`);
   await admin.end();
   const ownUrl = withDatabase(info.serverUrl!, name);
   const url = (await options.databaseUrl?.(ownUrl)) ?? ownUrl;
-  const open = () => openDatabase({ databaseUrl: url, poolSize: 10, timeouts: databaseTimeouts(config) });
+  const readUrls = names.slice(1).map((n) => withDatabase(info.serverUrl!, n));
+  const open = () => openDatabase({ databaseUrl: url, readUrls, poolSize: 10, timeouts: databaseTimeouts(config) });
   const db = await open();
   return {
     db,
@@ -56,7 +70,7 @@ async function cloneTemplate(config: Config, options: GatewayOptions): Promise<{
     drop: async () => {
       const c = new Client({ connectionString: info.serverUrl });
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      for (const n of names) await c.query(`DROP DATABASE IF EXISTS ${n} WITH (FORCE)`);
       await c.end();
     },
   };
@@ -67,6 +81,8 @@ export interface GatewayOptions {
   databaseUrl?: (url: string) => string | Promise<string>;
   /** Where the gateway logs (tests that read log lines pass a capturing one). */
   logger?: Logger;
+  /** Give the gateway a read replica (`db.replicas[0]`): a separate copy of the seeded database. */
+  readReplica?: boolean;
 }
 
 const testConfig = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env });
@@ -85,7 +101,7 @@ async function gatewayOn(
   logger: Logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
 ): Promise<TestGateway> {
   const config = testConfig(env);
-  const services = createServices(db.prisma, config, logger);
+  const services = createServices(db.prisma, config, logger, db.replicas);
   const gateway = await createGateway(config, db, services, logger);
   gateway.setReady(true);
   const http = request(gateway.app);
