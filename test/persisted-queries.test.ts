@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { createLogger } from '../src/logger';
 import { eventually } from './support/eventually';
 import { FaultProxy } from './support/fault-proxy';
 import { startTestGateway, type TestGateway } from './support/harness';
-
-// The Redis that CI and the development machine provide; each run writes under its own prefix.
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PREFIX = `gateway-test:apq:${process.pid}:${Date.now()}:`;
+import { TEST_REDIS_URL as REDIS_URL, testRedis } from './support/test-redis';
 
 /** A distinct document per call, so no test sees another's registration. */
 let documents = 0;
@@ -33,12 +29,7 @@ async function redisCheck(t: TestGateway): Promise<string> {
 }
 
 describe('automatic persisted queries', () => {
-  const redis = new Redis(REDIS_URL);
-  afterAll(async () => {
-    const keys = await redis.keys(`${PREFIX}*`);
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
-  });
+  const { prefix: PREFIX, redis } = testRedis('apq');
 
   it('without REDIS_URL each instance has its own cache, and /readyz says Redis is not configured', async () => {
     const a = await startTestGateway();

@@ -1,11 +1,7 @@
-import { Redis } from 'ioredis';
 import { createLogger } from '../src/logger';
 import { closeRedis, createRedis } from '../src/services/redis';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
-
-// The Redis that CI and the development machine provide; each run writes under its own prefix.
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PREFIX = `gateway-test:${process.pid}:${Date.now()}:`;
+import { TEST_REDIS_URL as REDIS_URL, testRedis } from './support/test-redis';
 
 async function wrongLogin(t: TestGateway) {
   return (await t.http.post('/api/v1/auth/login').send({ email: DEMO_EMAILS.investor, password: 'Guess1234!' })).status;
@@ -18,12 +14,7 @@ async function connected(t: TestGateway) {
 }
 
 describe('rate limits in Redis (REDIS_URL)', () => {
-  const redis = new Redis(REDIS_URL);
-  afterAll(async () => {
-    const keys = await redis.keys(`${PREFIX}*`);
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
-  });
+  const { prefix: PREFIX, redis } = testRedis('limits');
 
   it('two gateway instances share the login limit: the second sees the attempts made on the first', async () => {
     const env = { REDIS_URL, REDIS_KEY_PREFIX: PREFIX, AUTH_RATE_LIMIT_PER_MINUTE: '3' };
