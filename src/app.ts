@@ -20,10 +20,10 @@ import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-li
 import { HttpDrainer } from './http-drain';
 import { idempotencyPlugin } from './idempotency.plugin';
 import { createMetrics } from './metrics';
+import { PERSISTED_QUERY_TTL_SECONDS, persistedQueryCache } from './persisted-queries';
 import { requestIdFor, requestIdScope } from './request-id';
 import { sendError } from './rest/respond';
 import { buildOpenApi } from './rest/openapi';
-import { PERSISTED_QUERY_TTL_SECONDS, persistedQueryCache } from './persisted-queries';
 import { loadOperations } from './rest/operations';
 import { createDownloadHandler, createRestHandler } from './rest/router';
 import { routeTable } from './rest/routes';
