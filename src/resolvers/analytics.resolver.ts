@@ -14,8 +14,8 @@ export class AnalyticsResolver {
   @Authorized(Role.ADMIN, Role.ANALYST)
   @Query(() => [DistributionTotal], { description: "Gross, fees, net and count of the holders' distributions per period or per unit." })
   distributionTotals(
-    @Arg('filter', () => DistributionTotalsFilter, { nullable: true }) filter: DistributionTotalsFilter | null,
-    @Arg('groupBy', () => DistributionGrouping, { defaultValue: DistributionGrouping.PERIOD }) groupBy: DistributionGrouping,
+    @Arg('filter', () => DistributionTotalsFilter, { nullable: true, description: 'Which distributions to sum; absent: all but CANCELLED ones.' }) filter: DistributionTotalsFilter | null,
+    @Arg('groupBy', () => DistributionGrouping, { defaultValue: DistributionGrouping.PERIOD, description: 'Rows per quarter (PERIOD, default) or per unit (UNIT).' }) groupBy: DistributionGrouping,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.analytics.distributionTotals(filter, groupBy);
