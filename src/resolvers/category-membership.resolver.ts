@@ -20,14 +20,14 @@ export class CategoryMembershipResolver {
   }
 
   @Authorized(Role.INVESTOR)
-  @Query(() => [Category], { description: 'Active categories the investor is not an active member of.' })
+  @Query(() => [Category], { description: 'Active categories the investor is not an active member of. Investors only (staff: FORBIDDEN).' })
   availableCategories(@Ctx() ctx: Context) {
     return ctx.services.categoryMemberships.available(ctx.user!);
   }
 
   @Authorized(Role.INVESTOR)
   @Idempotent()
-  @Mutation(() => CategoryMembership, { description: 'Join an active category (a cancelled membership is reactivated).' })
+  @Mutation(() => CategoryMembership, { description: 'Join an active category (a cancelled membership is reactivated). Investors only (staff: FORBIDDEN).' })
   createCategoryMembership(@Args(() => CreateCategoryMembershipArgs) { categoryId }: CreateCategoryMembershipArgs, @Ctx() ctx: Context) {
     return ctx.services.categoryMemberships.create(ctx.user!, categoryId);
   }

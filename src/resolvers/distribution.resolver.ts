@@ -45,26 +45,26 @@ export class DistributionResolver {
 
   @Authorized(Role.ADMIN)
   @Idempotent()
-  @Mutation(() => DistributionDeclarationDetail, { description: "Declare a unit's profit for a period: one PENDING distribution per current holder." })
+  @Mutation(() => DistributionDeclarationDetail, { description: "Declare a unit's profit for a period: one PENDING distribution per current holder. Admins only (others: FORBIDDEN)." })
   declareDistribution(@Arg('input', () => DeclareDistributionInput, { description: 'Unit, quarter, type, gross amount and fee rate.' }) input: DeclareDistributionInput, @Ctx() ctx: Context) {
     return ctx.services.distributions.declare(ctx.user!, input);
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => DistributionDeclarationDetail, { description: 'PENDING → APPROVED.' })
+  @Mutation(() => DistributionDeclarationDetail, { description: 'PENDING → APPROVED. Admins only (others: FORBIDDEN).' })
   approveDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.approve(id);
   }
 
   @Authorized(Role.ADMIN)
   @Idempotent()
-  @Mutation(() => DistributionDeclarationDetail, { description: 'APPROVED → DISTRIBUTED: a PENDING payout and a ledger row per holder, who is notified.' })
+  @Mutation(() => DistributionDeclarationDetail, { description: 'APPROVED → DISTRIBUTED: a PENDING payout and a ledger row per holder, who is notified. Admins only (others: FORBIDDEN).' })
   distributeDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.distribute(id);
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => DistributionDeclarationDetail, { description: 'PENDING | APPROVED → CANCELLED.' })
+  @Mutation(() => DistributionDeclarationDetail, { description: 'PENDING | APPROVED → CANCELLED. Admins only (others: FORBIDDEN).' })
   cancelDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.cancel(id);
   }

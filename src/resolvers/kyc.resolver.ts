@@ -35,19 +35,19 @@ export class KycResolver {
 
   @Authorized(Role.INVESTOR)
   @Idempotent()
-  @Mutation(() => KycDocument, { description: 'A PDF, JPEG or PNG (told by its content), stored as PENDING for review.' })
+  @Mutation(() => KycDocument, { description: 'A PDF, JPEG or PNG (told by its content), stored as PENDING for review. Investors only (staff: FORBIDDEN).' })
   uploadKycDocument(@Arg('input', () => UploadKycDocumentInput, { description: 'Document type and file.' }) input: UploadKycDocumentInput, @Ctx() ctx: Context) {
     return ctx.services.kyc.upload(ctx.user!, input);
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => KycDocument, { description: 'PENDING → APPROVED; the investor is notified.' })
+  @Mutation(() => KycDocument, { description: 'PENDING → APPROVED; the investor is notified. Admins only (others: FORBIDDEN).' })
   approveKycDocument(@Arg('id', () => Int, { description: 'Id of the PENDING document; a reviewed one is CONFLICT.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.kyc.approve(ctx.user!, id);
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => KycDocument, { description: 'PENDING → REJECTED with a reason the investor is told.' })
+  @Mutation(() => KycDocument, { description: 'PENDING → REJECTED with a reason the investor is told. Admins only (others: FORBIDDEN).' })
   rejectKycDocument(@Args(() => RejectArgs) { id, reason }: RejectArgs, @Ctx() ctx: Context) {
     return ctx.services.kyc.reject(ctx.user!, id, reason);
   }

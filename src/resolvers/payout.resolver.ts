@@ -21,13 +21,13 @@ export class PayoutResolver {
 
   @Authorized(Role.ADMIN)
   @Idempotent()
-  @Mutation(() => Payout, { description: 'PENDING | FAILED → PAID: records a PAYOUT ledger entry and tells the investor.' })
+  @Mutation(() => Payout, { description: 'PENDING | FAILED → PAID: records a PAYOUT ledger entry and tells the investor. Admins only (others: FORBIDDEN).' })
   markPayoutPaid(@Arg('id', () => Int, { description: 'Id of a PENDING or FAILED payout; a PAID one is CONFLICT.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.payouts.markPaid(id);
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => Payout, { description: 'PENDING → FAILED: the transfer did not go through; it can be paid later.' })
+  @Mutation(() => Payout, { description: 'PENDING → FAILED: the transfer did not go through; it can be paid later. Admins only (others: FORBIDDEN).' })
   markPayoutFailed(@Arg('id', () => Int, { description: 'Id of a PENDING payout; another status is CONFLICT.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.payouts.markFailed(id);
   }

@@ -7,7 +7,7 @@ import { Portfolio, PortfolioPerformance, Transaction, TransactionFilter, Transa
 @Resolver()
 export class PortfolioResolver {
   @Authorized(Role.INVESTOR)
-  @Query(() => Portfolio, { description: "The caller's holdings, valued, with totals." })
+  @Query(() => Portfolio, { description: "The caller's holdings, valued, with totals. Investors only (staff: FORBIDDEN)." })
   portfolio(@Ctx() ctx: Context) {
     return ctx.services.portfolio.mine(ctx.user!);
   }
