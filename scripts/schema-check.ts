@@ -75,6 +75,14 @@ function readAllowlist(root: string): Allowed[] {
     });
 }
 
+function parse(sdl: string, what: string) {
+  try {
+    return buildSchema(sdl);
+  } catch (err) {
+    throw new Stop(2, `schema:check: ${what} is not a valid schema: ${(err as Error).message}`);
+  }
+}
+
 const entryFor = (c: Change) => `- ${c.type} ${c.path ?? '(schema)'}: <why, and what clients use instead>`;
 
 async function main(): Promise<number> {
@@ -92,7 +100,7 @@ async function main(): Promise<number> {
     console.log(`schema:check: ${SCHEMA} does not exist at ${baseline.why}: every type is new.`);
     return 0;
   }
-  const changes = await diff(buildSchema(oldSdl), buildSchema(readFileSync(join(root, SCHEMA), 'utf8')));
+  const changes = await diff(parse(oldSdl, `${SCHEMA} at ${baseline.why}`), parse(readFileSync(join(root, SCHEMA), 'utf8'), `the working tree's ${SCHEMA} (npm run codegen writes it)`));
   const allowed = readAllowlist(root);
   const isAllowed = (c: Change) => allowed.some((a) => a.type === c.type && a.path === c.path);
   const breaking = changes.filter((c) => c.criticality.level === CriticalityLevel.Breaking);
