@@ -1,5 +1,6 @@
 import { isEnumType, isInputObjectType, isInterfaceType, isIntrospectionType, isObjectType, isSpecifiedScalarType, type GraphQLSchema } from 'graphql';
 import { buildGatewaySchema } from '../src/schema/build';
+import { isIdempotentField } from '../src/schema/idempotent';
 
 /**
  * Every schema coordinate (`Type`, `Type.field`, `Type.field(arg:)`, `Input.field`, `Enum.VALUE`) that
@@ -33,5 +34,12 @@ describe('schema descriptions', () => {
     const missing = undescribed(await buildGatewaySchema());
     // The message lists every gap, so one run shows all there is to write.
     expect({ count: missing.length, missing }).toEqual({ count: 0, missing: [] });
+  });
+
+  it('tell exactly the idempotent mutations about the Idempotency-Key header', async () => {
+    const mutations = Object.values((await buildGatewaySchema()).getMutationType()!.getFields());
+    const told = mutations.filter((f) => f.description?.includes('Idempotency-Key')).map((f) => f.name);
+    expect(told).toEqual(mutations.filter(isIdempotentField).map((f) => f.name));
+    expect(told).toEqual(expect.arrayContaining(['createInvestmentRequest', 'createWithdrawalRequest', 'markPayoutPaid']));
   });
 });
