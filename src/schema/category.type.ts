@@ -7,14 +7,14 @@ export const COLOR_RULE = /^#[0-9A-Fa-f]{6}$/;
 
 @ObjectType({ description: 'id, name and slug of a category, embedded in other records.' })
 export class CategoryRef {
-  @Field(() => Int, { description: 'Id of the category.' }) id: number;
+  @Field(() => Int, { description: 'Id of the category: what category(id:) and every categoryId take.' }) id: number;
   @Field(() => String, { description: 'Display name of the category.' }) name: string;
   @Field(() => String, { description: 'URL-safe key, e.g. "student-housing".' }) slug: string;
 }
 
 @ObjectType({ description: 'A category as guests see it: public fields only.' })
 export class PublicCategory {
-  @Field(() => Int, { description: 'Id of the category.' }) id: number;
+  @Field(() => Int, { description: 'Id of the category: what category(id:), publicCategory(id:) and every categoryId take.' }) id: number;
   @Field(() => String, { description: 'Display name, unique.' }) name: string;
   @Field(() => String, { description: 'URL-safe key, unique, e.g. "student-housing".' }) slug: string;
   @Field(() => String, { description: 'What the units of the category have in common, for the catalogue.' }) description: string;

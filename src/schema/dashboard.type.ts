@@ -7,7 +7,7 @@ import { Unit } from './unit.type';
 
 @ObjectType({ description: 'An AVAILABLE unit whose value rose over the last 12 months.' })
 export class TopGainer {
-  @Field(() => Int, { description: 'Id of the unit.' }) id: number;
+  @Field(() => Int, { description: 'Id of the unit: what unit(id:) takes.' }) id: number;
   @Field(() => String, { description: 'Unit code, e.g. "UNT-0041".' }) code: string;
   @Field(() => String, { description: 'Unit name.' }) name: string;
   @Field(() => String, { nullable: true, description: 'Picture of the unit (http or https URL), if it has one.' }) imageUrl: string | null;

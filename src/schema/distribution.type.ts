@@ -10,7 +10,7 @@ export const PERIOD_RULE = /^\d{4}-Q[1-4]$/;
 
 @ObjectType({ description: "One investor's share of a unit's profit for a period." })
 export class Distribution {
-  @Field(() => Int, { description: 'Id of the distribution.' }) id: number;
+  @Field(() => Int, { description: 'Id of the distribution (one holder’s share): what distribution(id:) takes.' }) id: number;
   @Field(() => Int, { description: 'The unit whose profit this is.' }) unitId: number;
   @Field(() => String, { description: 'Name of the unit.' }) unitName: string;
   @Field(() => Int, { description: 'The holder it is paid to.' }) investorId: number;
@@ -55,7 +55,7 @@ export class DistributionFilter {
 
 @ObjectType({ description: 'A unit-level profit declaration for one period; it fans out into one Distribution per holder.' })
 export class DistributionDeclaration {
-  @Field(() => Int, { description: 'Id of the declaration.' }) id: number;
+  @Field(() => Int, { description: 'Id of the declaration: what approveDistribution, distributeDistribution and cancelDistribution take.' }) id: number;
   @Field(() => Int, { description: 'The unit whose profit was declared.' }) unitId: number;
   @Field(() => String, { description: 'Name of the unit.' }) unitName: string;
   @Field(() => String, { description: 'Quarter, e.g. "2026-Q1".' }) period: string;

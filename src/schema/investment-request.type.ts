@@ -8,7 +8,7 @@ import { UnitRef } from './withdrawal-request.type';
 
 @ObjectType({ description: 'A request to buy a share of a unit; an admin approves or rejects it.' })
 export class InvestmentRequest {
-  @Field(() => Int, { description: 'Id of the request.' }) id: number;
+  @Field(() => Int, { description: 'Id of the request: what investmentRequest(id:) and the review mutations take.' }) id: number;
   @Field(() => Int, { description: 'The unit the investor wants a share of.' }) unitId: number;
   @Field(() => Int, { description: 'The investor who asked.' }) investorId: number;
   @Field(() => DecimalScalar, { description: 'Money offered (Decimal, 2 places).' }) amount: Decimal;

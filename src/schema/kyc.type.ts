@@ -8,7 +8,7 @@ import { UploadScalar } from './upload.type';
 
 @ObjectType({ description: 'An identity or address document an investor uploaded for verification (the file itself is not exposed).' })
 export class KycDocument {
-  @Field(() => Int, { description: 'Id of the document.' }) id: number;
+  @Field(() => Int, { description: 'Id of the document: what kycDocumentDownload(id:) and the review mutations take.' }) id: number;
   @Field(() => Int, { description: 'The investor who uploaded it.' }) investorId: number;
   @Field(() => KycDocumentType, { description: 'What the document is.' }) documentType: KycDocumentType;
   @Field(() => KycDocumentStatus, { description: 'PENDING until an admin approves or rejects it.' }) status: KycDocumentStatus;

@@ -11,7 +11,7 @@ const TOKEN_MAX = 4096;
 
 @ObjectType({ description: 'A message to the user about one of their records (also pushed to their devices when their settings allow).' })
 export class Notification {
-  @Field(() => Int, { description: 'Id of the notification.' }) id: number;
+  @Field(() => Int, { description: 'Id of the notification: what markNotificationRead takes.' }) id: number;
   @Field(() => NotificationType, { description: 'The event it tells of; data holds the ids that event concerns.' }) type: NotificationType;
   @Field(() => String, { description: 'Short heading, also the push title.' }) title: string;
   @Field(() => String, { description: 'One or two sentences, also the push body.' }) body: string;

@@ -8,7 +8,7 @@ import { UnitRef } from './withdrawal-request.type';
 
 @ObjectType({ description: 'Money sent to an investor: a distributed distribution or an approved withdrawal.' })
 export class Payout {
-  @Field(() => Int, { description: 'Id of the payout.' }) id: number;
+  @Field(() => Int, { description: 'Id of the payout: what markPayoutPaid and markPayoutFailed take.' }) id: number;
   @Field(() => Int, { description: 'The investor paid.' }) investorId: number;
   @Field(() => UnitRef, { description: 'The unit the money comes from.' }) unit: UnitRef;
   @Field(() => PayoutSource, { description: 'Why the money is paid: a distribution or a withdrawal.' }) source: PayoutSource;

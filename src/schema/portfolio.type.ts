@@ -61,7 +61,7 @@ export class PortfolioPerformance {
 
 @ObjectType({ description: "A ledger entry: positive amount, the type gives the direction." })
 export class Transaction {
-  @Field(() => Int, { description: 'Id of the ledger entry.' }) id: number;
+  @Field(() => Int, { description: 'Id of the ledger entry: what transaction(id:) takes.' }) id: number;
   @Field(() => Int, { description: 'The investor whose ledger this is.' }) investorId: number;
   @Field(() => TransactionType, { description: 'The kind of money movement.' }) type: TransactionType;
   @Field(() => DecimalScalar, { description: 'Money moved, always positive (Decimal, 2 places).' }) amount: Decimal;

@@ -17,7 +17,7 @@ export class MyHolding {
 
 @ObjectType({ description: 'A unit as guests see it: public fields only, nothing about any investor.' })
 export class PublicUnit {
-  @Field(() => Int, { description: 'Id of the unit.' }) id: number;
+  @Field(() => Int, { description: 'Id of the unit: what unit(id:), publicUnit(id:) and every unitId take.' }) id: number;
   @Field(() => String, { description: 'Unique code, e.g. "UNT-0041".' }) code: string;
   @Field(() => String, { description: 'Display name.' }) name: string;
   @Field(() => String, { description: 'What the unit is, for the catalogue.' }) description: string;

@@ -8,14 +8,14 @@ import { RequiredText } from './rules';
 
 @ObjectType({ description: 'id, code and name of a unit, embedded in other records.' })
 export class UnitRef {
-  @Field(() => Int, { description: 'Id of the unit.' }) id: number;
+  @Field(() => Int, { description: 'Id of the unit: what unit(id:) and every unitId take.' }) id: number;
   @Field(() => String, { description: 'Unit code, e.g. "UNT-0041".' }) code: string;
   @Field(() => String, { description: 'Unit name.' }) name: string;
 }
 
 @ObjectType({ description: 'A request to sell back part of a holding.' })
 export class WithdrawalRequest {
-  @Field(() => Int, { description: 'Id of the request.' }) id: number;
+  @Field(() => Int, { description: 'Id of the request: what the review mutations (approve, reject, complete, cancel) take.' }) id: number;
   @Field(() => Int, { description: 'The unit a share is sold back of.' }) unitId: number;
   @Field(() => Int, { description: 'The investor who asked.' }) investorId: number;
   @Field(() => DecimalScalar, { description: 'Share of the unit to sell back, in percent (up to 6 places).' }) ownershipPercentage: Decimal;
