@@ -11,8 +11,8 @@ export class AppConfigResolver {
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => AppConfig, { description: 'Change the app configuration; fields left out (or null) keep their value.' })
-  updateAppConfig(@Arg('input', () => UpdateAppConfigInput) input: UpdateAppConfigInput, @Ctx() ctx: Context) {
+  @Mutation(() => AppConfig, { description: 'Change the app configuration; fields left out (or null) keep their value. Admins only (others: FORBIDDEN).' })
+  updateAppConfig(@Arg('input', () => UpdateAppConfigInput, { description: 'The fields to change.' }) input: UpdateAppConfigInput, @Ctx() ctx: Context) {
     return ctx.services.appConfig.update(input);
   }
 }

@@ -9,25 +9,25 @@ import { Idempotent } from '../schema/idempotent';
 export class CategoryMembershipResolver {
   @Authorized()
   @Query(() => [CategoryMembership], { description: 'Category memberships, newest first. Investors see their own; staff see all.' })
-  categoryMemberships(@Arg('filter', () => CategoryMembershipFilter, { nullable: true }) filter: CategoryMembershipFilter | null, @Ctx() ctx: Context) {
+  categoryMemberships(@Arg('filter', () => CategoryMembershipFilter, { nullable: true, description: 'Which memberships; absent: all visible to the caller.' }) filter: CategoryMembershipFilter | null, @Ctx() ctx: Context) {
     return ctx.services.categoryMemberships.list(ctx.user!, filter);
   }
 
   @Authorized()
-  @Query(() => CategoryMembership)
-  categoryMembership(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  @Query(() => CategoryMembership, { description: 'One membership: investors their own, staff any. Another investor’s or a missing id is NOT_FOUND.' })
+  categoryMembership(@Arg('id', () => Int, { description: 'Id of the membership.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.categoryMemberships.get(ctx.user!, id);
   }
 
   @Authorized(Role.INVESTOR)
-  @Query(() => [Category], { description: 'Active categories the investor is not an active member of.' })
+  @Query(() => [Category], { description: 'Active categories the investor is not an active member of. Investors only (staff: FORBIDDEN).' })
   availableCategories(@Ctx() ctx: Context) {
     return ctx.services.categoryMemberships.available(ctx.user!);
   }
 
   @Authorized(Role.INVESTOR)
   @Idempotent()
-  @Mutation(() => CategoryMembership, { description: 'Join an active category (a cancelled membership is reactivated).' })
+  @Mutation(() => CategoryMembership, { description: 'Join an active category (a cancelled membership is reactivated). Investors only (staff: FORBIDDEN).' })
   createCategoryMembership(@Args(() => CreateCategoryMembershipArgs) { categoryId }: CreateCategoryMembershipArgs, @Ctx() ctx: Context) {
     return ctx.services.categoryMemberships.create(ctx.user!, categoryId);
   }

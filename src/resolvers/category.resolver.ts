@@ -14,7 +14,7 @@ export class CategoryResolver {
 
   @Authorized()
   @Query(() => Category, { description: 'An active category (staff: any).' })
-  category(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  category(@Arg('id', () => Int, { description: 'Id of the category; an inactive one is NOT_FOUND for investors.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.categories.get(ctx.user, id);
   }
 
@@ -24,20 +24,20 @@ export class CategoryResolver {
   }
 
   @Query(() => PublicCategory, { description: 'Guests: an active category, public fields only.' })
-  publicCategory(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  publicCategory(@Arg('id', () => Int, { description: 'Id of the category; an inactive one is NOT_FOUND.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.categories.get(null, id);
   }
 
   @Authorized(Role.ADMIN)
   @Idempotent()
   @Mutation(() => Category, { description: 'Admin: add a category (name and slug unique).' })
-  createCategory(@Arg('input', () => CreateCategoryInput) input: CreateCategoryInput, @Ctx() ctx: Context) {
+  createCategory(@Arg('input', () => CreateCategoryInput, { description: 'The new category.' }) input: CreateCategoryInput, @Ctx() ctx: Context) {
     return ctx.services.categories.create(input);
   }
 
   @Authorized(Role.ADMIN)
   @Mutation(() => Category, { description: 'Admin: change a category; isActive false hides it from investors and guests.' })
-  updateCategory(@Arg('id', () => Int) id: number, @Arg('input', () => UpdateCategoryInput) input: UpdateCategoryInput, @Ctx() ctx: Context) {
+  updateCategory(@Arg('id', () => Int, { description: 'Id of the category to change.' }) id: number, @Arg('input', () => UpdateCategoryInput, { description: 'The fields to change.' }) input: UpdateCategoryInput, @Ctx() ctx: Context) {
     return ctx.services.categories.update(id, input);
   }
 }

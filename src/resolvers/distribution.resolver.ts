@@ -17,13 +17,13 @@ import { Idempotent } from '../schema/idempotent';
 export class DistributionResolver {
   @Authorized()
   @Query(() => DistributionPage, { description: 'Distributions, newest first. Investors see their own; staff see all.' })
-  distributions(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => DistributionFilter, { nullable: true }) filter: DistributionFilter | null, @Ctx() ctx: Context) {
+  distributions(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => DistributionFilter, { nullable: true, description: 'Which distributions; absent: all visible to the caller.' }) filter: DistributionFilter | null, @Ctx() ctx: Context) {
     return ctx.services.distributions.list(ctx.user!, filter, page, perPage);
   }
 
   @Authorized()
-  @Query(() => Distribution)
-  distribution(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  @Query(() => Distribution, { description: 'One distribution: investors their own, staff any. Another investor’s or a missing id is NOT_FOUND.' })
+  distribution(@Arg('id', () => Int, { description: 'Id of the distribution (not of its declaration).' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.get(ctx.user!, id);
   }
 
@@ -31,7 +31,7 @@ export class DistributionResolver {
   @Query(() => DistributionDeclarationPage, { description: 'Staff: distribution declarations, newest first.' })
   distributionDeclarations(
     @Args(() => PageArgs) { page, perPage }: PageArgs,
-    @Arg('filter', () => DistributionDeclarationFilter, { nullable: true }) filter: DistributionDeclarationFilter | null,
+    @Arg('filter', () => DistributionDeclarationFilter, { nullable: true, description: 'Which declarations; absent: all.' }) filter: DistributionDeclarationFilter | null,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.distributions.listDeclarations(filter, page, perPage);
@@ -39,32 +39,32 @@ export class DistributionResolver {
 
   @Authorized(Role.ADMIN, Role.ANALYST)
   @Query(() => DistributionDeclarationDetail, { description: "Staff: one declaration with its holders' distributions." })
-  distributionDeclaration(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  distributionDeclaration(@Arg('id', () => Int, { description: 'Id of the declaration.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.getDeclaration(id);
   }
 
   @Authorized(Role.ADMIN)
   @Idempotent()
-  @Mutation(() => DistributionDeclarationDetail, { description: "Declare a unit's profit for a period: one PENDING distribution per current holder." })
-  declareDistribution(@Arg('input', () => DeclareDistributionInput) input: DeclareDistributionInput, @Ctx() ctx: Context) {
+  @Mutation(() => DistributionDeclarationDetail, { description: "Declare a unit's profit for a period: one PENDING distribution per current holder. Admins only (others: FORBIDDEN)." })
+  declareDistribution(@Arg('input', () => DeclareDistributionInput, { description: 'Unit, quarter, type, gross amount and fee rate.' }) input: DeclareDistributionInput, @Ctx() ctx: Context) {
     return ctx.services.distributions.declare(ctx.user!, input);
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => DistributionDeclarationDetail, { description: 'PENDING → APPROVED.' })
+  @Mutation(() => DistributionDeclarationDetail, { description: 'PENDING → APPROVED. Admins only (others: FORBIDDEN).' })
   approveDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.approve(id);
   }
 
   @Authorized(Role.ADMIN)
   @Idempotent()
-  @Mutation(() => DistributionDeclarationDetail, { description: 'APPROVED → DISTRIBUTED: a PENDING payout and a ledger row per holder, who is notified.' })
+  @Mutation(() => DistributionDeclarationDetail, { description: 'APPROVED → DISTRIBUTED: a PENDING payout and a ledger row per holder, who is notified. Admins only (others: FORBIDDEN).' })
   distributeDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.distribute(id);
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => DistributionDeclarationDetail, { description: 'PENDING | APPROVED → CANCELLED.' })
+  @Mutation(() => DistributionDeclarationDetail, { description: 'PENDING | APPROVED → CANCELLED. Admins only (others: FORBIDDEN).' })
   cancelDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.cancel(id);
   }

@@ -7,13 +7,13 @@ import { PageArgs } from '../schema/pagination.type';
 export class InvestorResolver {
   @Authorized()
   @Query(() => InvestorPage, { description: 'Investors, newest first. An investor sees only themself; staff see all.' })
-  investors(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => InvestorFilter, { nullable: true }) filter: InvestorFilter | null, @Ctx() ctx: Context) {
+  investors(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => InvestorFilter, { nullable: true, description: 'Which investors; absent: all visible to the caller.' }) filter: InvestorFilter | null, @Ctx() ctx: Context) {
     return ctx.services.investors.list(ctx.user!, filter, page, perPage);
   }
 
   @Authorized()
-  @Query(() => Investor)
-  investor(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  @Query(() => Investor, { description: 'One investor with KYC state and holdings summary: investors themselves only, staff any. Another investor’s or a missing id is NOT_FOUND.' })
+  investor(@Arg('id', () => Int, { description: 'Id of the investor record (User.investorId, not the user id).' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.investors.get(ctx.user!, id);
   }
 }

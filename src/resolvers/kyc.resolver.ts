@@ -15,8 +15,8 @@ export class KycResolver {
   }
 
   @Authorized()
-  @Query(() => KycDocument)
-  kycDocument(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  @Query(() => KycDocument, { description: 'One KYC document (not the file: see kycDocumentDownload): investors their own, staff any. Another investor’s or a missing id is NOT_FOUND.' })
+  kycDocument(@Arg('id', () => Int, { description: 'Id of the document.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.kyc.get(ctx.user!, id);
   }
 
@@ -29,25 +29,25 @@ export class KycResolver {
   @Authorized()
   @Query(() => Download, { description: 'A short-lived link to the file; for its owner and staff.' })
   @UseMiddleware(HandOverFile)
-  kycDocumentDownload(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  kycDocumentDownload(@Arg('id', () => Int, { description: 'Id of the document.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.kyc.downloadLink(ctx.user!, id);
   }
 
   @Authorized(Role.INVESTOR)
   @Idempotent()
-  @Mutation(() => KycDocument, { description: 'A PDF, JPEG or PNG (told by its content), stored as PENDING for review.' })
-  uploadKycDocument(@Arg('input', () => UploadKycDocumentInput) input: UploadKycDocumentInput, @Ctx() ctx: Context) {
+  @Mutation(() => KycDocument, { description: 'A PDF, JPEG or PNG (told by its content), stored as PENDING for review. Investors only (staff: FORBIDDEN).' })
+  uploadKycDocument(@Arg('input', () => UploadKycDocumentInput, { description: 'Document type and file.' }) input: UploadKycDocumentInput, @Ctx() ctx: Context) {
     return ctx.services.kyc.upload(ctx.user!, input);
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => KycDocument, { description: 'PENDING → APPROVED; the investor is notified.' })
-  approveKycDocument(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  @Mutation(() => KycDocument, { description: 'PENDING → APPROVED; the investor is notified. Admins only (others: FORBIDDEN).' })
+  approveKycDocument(@Arg('id', () => Int, { description: 'Id of the PENDING document; a reviewed one is CONFLICT.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.kyc.approve(ctx.user!, id);
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => KycDocument, { description: 'PENDING → REJECTED with a reason the investor is told.' })
+  @Mutation(() => KycDocument, { description: 'PENDING → REJECTED with a reason the investor is told. Admins only (others: FORBIDDEN).' })
   rejectKycDocument(@Args(() => RejectArgs) { id, reason }: RejectArgs, @Ctx() ctx: Context) {
     return ctx.services.kyc.reject(ctx.user!, id, reason);
   }

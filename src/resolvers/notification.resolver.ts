@@ -13,8 +13,8 @@ export class NotificationResolver {
   }
 
   @Authorized()
-  @Query(() => Notification)
-  notification(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  @Query(() => Notification, { description: "One of the user's own notifications; anyone else's or a missing id is NOT_FOUND." })
+  notification(@Arg('id', () => Int, { description: 'Id of the notification.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.notifications.get(ctx.user!, id);
   }
 
@@ -26,7 +26,7 @@ export class NotificationResolver {
 
   @Authorized()
   @Mutation(() => Notification, { description: 'Idempotent: a notification read before keeps its readAt.' })
-  markNotificationRead(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  markNotificationRead(@Arg('id', () => Int, { description: 'Id of one of your notifications.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.notifications.markRead(ctx.user!, id);
   }
 
@@ -39,7 +39,7 @@ export class NotificationResolver {
   @Authorized()
   @Idempotent()
   @Mutation(() => DeviceToken, { description: "Registers this device's FCM token for the user and session (or moves it here)." })
-  registerDeviceToken(@Arg('input', () => RegisterDeviceTokenInput) input: RegisterDeviceTokenInput, @Ctx() ctx: Context) {
+  registerDeviceToken(@Arg('input', () => RegisterDeviceTokenInput, { description: 'Token and platform.' }) input: RegisterDeviceTokenInput, @Ctx() ctx: Context) {
     return ctx.services.notifications.registerDeviceToken(ctx.user!, input.token, input.platform);
   }
 

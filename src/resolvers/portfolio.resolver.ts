@@ -7,32 +7,32 @@ import { Portfolio, PortfolioPerformance, Transaction, TransactionFilter, Transa
 @Resolver()
 export class PortfolioResolver {
   @Authorized(Role.INVESTOR)
-  @Query(() => Portfolio, { description: "The caller's holdings, valued, with totals." })
+  @Query(() => Portfolio, { description: "The caller's holdings, valued, with totals. Investors only (staff: FORBIDDEN)." })
   portfolio(@Ctx() ctx: Context) {
     return ctx.services.portfolio.mine(ctx.user!);
   }
 
   @Authorized()
   @Query(() => Portfolio, { description: "An investor's holdings, valued, with totals. Investors: their own id only." })
-  investorPortfolio(@Arg('investorId', () => Int) investorId: number, @Ctx() ctx: Context) {
+  investorPortfolio(@Arg('investorId', () => Int, { description: 'Id of the investor record; for an investor only their own (others NOT_FOUND).' }) investorId: number, @Ctx() ctx: Context) {
     return ctx.services.portfolio.ofInvestor(ctx.user!, investorId);
   }
 
   @Authorized()
   @Query(() => PortfolioPerformance, { description: "Investors: their own. Staff: the whole platform, or one investor's with investorId." })
-  portfolioPerformance(@Arg('investorId', () => Int, { nullable: true }) investorId: number | null, @Ctx() ctx: Context) {
+  portfolioPerformance(@Arg('investorId', () => Int, { nullable: true, description: 'Staff only: one investor’s figures; absent: the whole platform (investors always get their own).' }) investorId: number | null, @Ctx() ctx: Context) {
     return ctx.services.portfolio.performance(ctx.user!, investorId);
   }
 
   @Authorized()
   @Query(() => TransactionPage, { description: 'Ledger entries, newest first by occurredAt. Investors see their own; staff see all.' })
-  transactions(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => TransactionFilter, { nullable: true }) filter: TransactionFilter | null, @Ctx() ctx: Context) {
+  transactions(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => TransactionFilter, { nullable: true, description: 'Which entries; absent: all visible to the caller.' }) filter: TransactionFilter | null, @Ctx() ctx: Context) {
     return ctx.services.portfolio.transactions(ctx.user!, filter, page, perPage);
   }
 
   @Authorized()
-  @Query(() => Transaction)
-  transaction(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  @Query(() => Transaction, { description: 'One ledger entry: investors their own, staff any. Another investor’s or a missing id is NOT_FOUND.' })
+  transaction(@Arg('id', () => Int, { description: 'Id of the ledger entry.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.portfolio.transaction(ctx.user!, id);
   }
 }

@@ -12,7 +12,7 @@ export class SettingsResolver {
 
   @Authorized()
   @Mutation(() => UserSettings, { description: 'Change some settings; fields left out (or null) keep their value.' })
-  updateSettings(@Arg('input', () => UpdateSettingsInput) input: UpdateSettingsInput, @Ctx() ctx: Context) {
+  updateSettings(@Arg('input', () => UpdateSettingsInput, { description: 'The settings to change.' }) input: UpdateSettingsInput, @Ctx() ctx: Context) {
     return ctx.services.settings.update(ctx.user!.id, input);
   }
 }

@@ -8,21 +8,21 @@ import { ProfitStatementArgs, StatementFormatArgs, TaxStatementArgs } from '../s
 @Resolver()
 export class StatementResolver {
   @Authorized(Role.INVESTOR)
-  @Query(() => Download, { description: 'Distributions and payouts between two dates, as a PDF or CSV download link.' })
+  @Query(() => Download, { description: 'Distributions and payouts between two dates, as a PDF or CSV download link. Investors only (staff: FORBIDDEN).' })
   @UseMiddleware(HandOverFile)
   profitStatement(@Args(() => ProfitStatementArgs) { from, to, format }: ProfitStatementArgs, @Ctx() ctx: Context) {
     return ctx.services.statements.profitLink(ctx.user!, from, to, format);
   }
 
   @Authorized(Role.INVESTOR)
-  @Query(() => Download, { description: 'Income per unit (gross, fees, net) and withdrawals of one tax year.' })
+  @Query(() => Download, { description: 'Income per unit (gross, fees, net) and withdrawals of one tax year. Investors only (staff: FORBIDDEN).' })
   @UseMiddleware(HandOverFile)
   taxStatement(@Args(() => TaxStatementArgs) { year, format }: TaxStatementArgs, @Ctx() ctx: Context) {
     return ctx.services.statements.taxLink(ctx.user!, year, format);
   }
 
   @Authorized(Role.INVESTOR)
-  @Query(() => Download, { description: 'Current holdings: invested, current value and return.' })
+  @Query(() => Download, { description: 'Current holdings: invested, current value and return. Investors only (staff: FORBIDDEN).' })
   @UseMiddleware(HandOverFile)
   portfolioSummaryStatement(@Args(() => StatementFormatArgs) { format }: StatementFormatArgs, @Ctx() ctx: Context) {
     return ctx.services.statements.portfolioSummaryLink(ctx.user!, format);

@@ -9,36 +9,36 @@ import { Idempotent } from '../schema/idempotent';
 export class UnitResolver {
   @Authorized()
   @Query(() => UnitPage, { description: 'Units, newest listed first; AVAILABLE only unless filtered by status (DRAFT: staff only).' })
-  units(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => UnitFilter, { nullable: true }) filter: UnitFilter | null, @Ctx() ctx: Context) {
+  units(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => UnitFilter, { nullable: true, description: 'Which units; absent: AVAILABLE ones.' }) filter: UnitFilter | null, @Ctx() ctx: Context) {
     return ctx.services.units.list(ctx.user!, filter, page, perPage);
   }
 
   @Authorized()
   @Query(() => Unit, { description: 'A unit in any status; DRAFT units are found by staff only.' })
-  unit(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  unit(@Arg('id', () => Int, { description: 'Id of the unit; a DRAFT one is NOT_FOUND for investors.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.units.get(ctx.user!, id);
   }
 
   @Query(() => PublicUnitPage, { description: 'Guests: AVAILABLE and FUNDED units, newest listed first, public fields only.' })
-  publicUnits(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => UnitFilter, { nullable: true }) filter: UnitFilter | null, @Ctx() ctx: Context) {
+  publicUnits(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => UnitFilter, { nullable: true, description: 'Which units; a status other than AVAILABLE or FUNDED finds none.' }) filter: UnitFilter | null, @Ctx() ctx: Context) {
     return ctx.services.units.listPublic(filter, page, perPage);
   }
 
   @Query(() => PublicUnit, { description: 'Guests: a unit that is not DRAFT, public fields only.' })
-  publicUnit(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  publicUnit(@Arg('id', () => Int, { description: 'Id of the unit; a DRAFT one is NOT_FOUND.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.units.getPublic(id);
   }
 
   @Authorized(Role.ADMIN)
   @Idempotent()
   @Mutation(() => Unit, { description: 'Admin: add a unit, DRAFT or AVAILABLE (AVAILABLE notifies the category members).' })
-  createUnit(@Arg('input', () => CreateUnitInput) input: CreateUnitInput, @Ctx() ctx: Context) {
+  createUnit(@Arg('input', () => CreateUnitInput, { description: 'The new unit.' }) input: CreateUnitInput, @Ctx() ctx: Context) {
     return ctx.services.units.create(input);
   }
 
   @Authorized(Role.ADMIN)
   @Mutation(() => Unit, { description: 'Admin: change a unit and move it along DRAFT → AVAILABLE → FUNDED → CLOSED.' })
-  updateUnit(@Arg('id', () => Int) id: number, @Arg('input', () => UpdateUnitInput) input: UpdateUnitInput, @Ctx() ctx: Context) {
+  updateUnit(@Arg('id', () => Int, { description: 'Id of the unit to change.' }) id: number, @Arg('input', () => UpdateUnitInput, { description: 'The fields to change and, through status, the move to make.' }) input: UpdateUnitInput, @Ctx() ctx: Context) {
     return ctx.services.units.update(id, input);
   }
 

@@ -10,40 +10,40 @@ import { Idempotent } from '../schema/idempotent';
 export class WithdrawalRequestResolver {
   @Authorized()
   @Query(() => WithdrawalRequestPage, { description: 'Withdrawal requests, newest first. Investors see their own; staff see all.' })
-  withdrawalRequests(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => WithdrawalRequestFilter, { nullable: true }) filter: WithdrawalRequestFilter | null, @Ctx() ctx: Context) {
+  withdrawalRequests(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => WithdrawalRequestFilter, { nullable: true, description: 'Which requests; absent: all visible to the caller.' }) filter: WithdrawalRequestFilter | null, @Ctx() ctx: Context) {
     return ctx.services.withdrawalRequests.list(ctx.user!, filter, page, perPage);
   }
 
   @Authorized(Role.INVESTOR)
   @Idempotent()
-  @Mutation(() => WithdrawalRequest, { description: 'Ask to withdraw part of a holding; pending requests count against it.' })
-  createWithdrawalRequest(@Arg('input', () => CreateWithdrawalRequestInput) input: CreateWithdrawalRequestInput, @Ctx() ctx: Context) {
+  @Mutation(() => WithdrawalRequest, { description: 'Ask to withdraw part of a holding; pending requests count against it. Investors only (staff: FORBIDDEN).' })
+  createWithdrawalRequest(@Arg('input', () => CreateWithdrawalRequestInput, { description: 'Unit, share and reason.' }) input: CreateWithdrawalRequestInput, @Ctx() ctx: Context) {
     return ctx.services.withdrawalRequests.create(ctx.user!, input);
   }
 
   @Authorized(Role.ADMIN)
   @Idempotent()
-  @Mutation(() => WithdrawalRequest, { description: 'PENDING → APPROVED: the share returns to the unit and a PENDING payout at its current value is created.' })
-  approveWithdrawalRequest(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  @Mutation(() => WithdrawalRequest, { description: 'PENDING → APPROVED: the share returns to the unit and a PENDING payout at its current value is created. Admins only (others: FORBIDDEN).' })
+  approveWithdrawalRequest(@Arg('id', () => Int, { description: 'Id of the PENDING request; a reviewed one is CONFLICT.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.withdrawalRequests.approve(ctx.user!, id);
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => WithdrawalRequest, { description: 'PENDING → REJECTED, with a reason shown to the investor.' })
+  @Mutation(() => WithdrawalRequest, { description: 'PENDING → REJECTED, with a reason shown to the investor. Admins only (others: FORBIDDEN).' })
   rejectWithdrawalRequest(@Args(() => RejectArgs) { id, reason }: RejectArgs, @Ctx() ctx: Context) {
     return ctx.services.withdrawalRequests.reject(ctx.user!, id, reason);
   }
 
   @Authorized(Role.ADMIN)
   @Idempotent()
-  @Mutation(() => WithdrawalRequest, { description: 'APPROVED → COMPLETED: the money was sent; the payout becomes PAID.' })
-  completeWithdrawalRequest(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  @Mutation(() => WithdrawalRequest, { description: 'APPROVED → COMPLETED: the money was sent; the payout becomes PAID. Admins only (others: FORBIDDEN).' })
+  completeWithdrawalRequest(@Arg('id', () => Int, { description: 'Id of the APPROVED request; another status is CONFLICT.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.withdrawalRequests.complete(id);
   }
 
   @Authorized(Role.INVESTOR)
-  @Mutation(() => WithdrawalRequest, { description: 'PENDING → CANCELLED, by the investor who asked.' })
-  cancelWithdrawalRequest(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+  @Mutation(() => WithdrawalRequest, { description: 'PENDING → CANCELLED, by the investor who asked. Investors only (staff: FORBIDDEN).' })
+  cancelWithdrawalRequest(@Arg('id', () => Int, { description: 'Id of your PENDING request; a reviewed one is CONFLICT.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.withdrawalRequests.cancel(ctx.user!, id);
   }
 }

@@ -5,15 +5,15 @@ import { Email, PASSWORD_MAX, Text } from './rules';
 
 @ArgsType()
 export class ForgotPasswordArgs {
-  @Field(() => String)
+  @Field(() => String, { description: 'The account email the reset token is sent to (at most 255 characters).' })
   @IsNotEmpty({ message: 'The email field is required.' })
   @Email('email')
   email: string;
 }
 
-@InputType()
+@InputType({ description: 'A password reset with the token sent by forgotPassword.' })
 export class ResetPasswordInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The account email the reset token was sent to.' })
   @IsNotEmpty({ message: 'The email field is required.' })
   @Email('email')
   email: string;
@@ -23,30 +23,30 @@ export class ResetPasswordInput {
   @Text('token', 255)
   token: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The new password: 8..128 characters with upper and lower case letters and a digit.' })
   @Matches(PASSWORD_RULE, { message: PASSWORD_MESSAGE })
   @Text('password', PASSWORD_MAX)
   password: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The new password again; must equal password.' })
   @IsNotEmpty({ message: 'The password confirmation field is required.' })
   @Text('password confirmation', PASSWORD_MAX)
   passwordConfirmation: string;
 }
 
-@InputType()
+@InputType({ description: 'A new password for the authenticated user, confirmed with the current one.' })
 export class ChangePasswordInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The password in use now; a wrong one is BAD_USER_INPUT on this field.' })
   @IsNotEmpty({ message: 'The current password field is required.' })
   @Text('current password', PASSWORD_MAX)
   currentPassword: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The new password: 8..128 characters with upper and lower case letters and a digit.' })
   @Matches(PASSWORD_RULE, { message: PASSWORD_MESSAGE })
   @Text('password', PASSWORD_MAX)
   password: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The new password again; must equal password.' })
   @IsNotEmpty({ message: 'The password confirmation field is required.' })
   @Text('password confirmation', PASSWORD_MAX)
   passwordConfirmation: string;
@@ -54,7 +54,7 @@ export class ChangePasswordInput {
 
 @InputType({ description: 'Only the fields given change; phone null clears it.' })
 export class UpdateProfileInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Display name, 1..255 characters; absent keeps it, null or blank is refused.' })
   // Present means required (Laravel's `sometimes|required`): null or blank is refused, absent is kept.
   // IsDefined, as type-graphql skips every other rule for null values.
   @ValidateIf((_input, value) => value !== undefined)
@@ -63,7 +63,7 @@ export class UpdateProfileInput {
   @Text('name', 255)
   name?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Phone number, 6..32 characters; null clears it.' })
   @IsOptional()
   @Text('phone', 32, { min: 6 })
   phone?: string | null;

@@ -7,50 +7,50 @@ import { Paginated } from './pagination.type';
 
 @ObjectType({ description: 'Who acted: a user id and the role they had.' })
 export class AuditActor {
-  @Field(() => Int) id: number;
-  @Field(() => Role) role: Role;
+  @Field(() => Int, { description: "The acting user's id (it stays in the trail after the account is deleted)." }) id: number;
+  @Field(() => Role, { description: 'The role the user had when acting.' }) role: Role;
 }
 
 @ObjectType({ description: 'What was acted on: a type (`withdrawal_request`, `user`, …) and its id.' })
 export class AuditTarget {
-  @Field(() => String) type: string;
-  @Field(() => ID) id: string;
+  @Field(() => String, { description: 'Snake-case record kind, e.g. `withdrawal_request`, `unit`, `user`.' }) type: string;
+  @Field(() => ID, { description: "The record's id, as text." }) id: string;
 }
 
 @ObjectType({ description: 'One entry of the append-only audit trail (docs/audit.md).' })
 export class AuditEvent {
-  @Field(() => ID) id: string;
+  @Field(() => ID, { description: 'Position in the trail (a growing number, as text).' }) id: string;
   @Field(() => Date, { description: "The database's clock when the recorded action's transaction ran." }) occurredAt: Date;
   @Field(() => AuditActor, { nullable: true, description: 'None for a guest (failed login, password reset) or a script.' }) actor: AuditActor | null;
   @Field(() => String, { description: 'Stable dotted name, e.g. `withdrawal_request.approved`.' }) action: string;
-  @Field(() => AuditTarget, { nullable: true }) target: AuditTarget | null;
+  @Field(() => AuditTarget, { nullable: true, description: 'The record acted on; none for actions without one (e.g. a failed login for an unknown email).' }) target: AuditTarget | null;
   @Field(() => GraphQLJSON, { nullable: true, description: '`{ before, after }` of the changed fields; a creation has only `after`.' }) changes: unknown;
   @Field(() => String, { nullable: true, description: "The request's X-Request-Id." }) requestId: string | null;
   @Field(() => String, { nullable: true, description: 'Client IP as the trusted-proxy setting sees it.' }) ip: string | null;
-  @Field(() => String, { nullable: true }) userAgent: string | null;
+  @Field(() => String, { nullable: true, description: "The client's User-Agent header, if it sent one." }) userAgent: string | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'One page of the audit trail, newest first.' })
 export class AuditEventPage extends Paginated(AuditEvent) {}
 
-@InputType()
+@InputType({ description: 'All optional and combined with AND; `from`/`to` are inclusive instants on occurredAt.' })
 export class AuditEventFilter {
   @Field(() => String, { nullable: true, description: 'Exact action name.' })
   @IsOptional()
   @Text('action', 100)
   action?: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Only actions by this user id.' })
   @IsOptional()
   @Min(1, { message: 'The actor id field must be at least 1.' })
   actorId?: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only actions on this kind of record, e.g. `withdrawal_request`.' })
   @IsOptional()
   @Text('target type', 100)
   targetType?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only actions on the record with this id (use with targetType).' })
   @IsOptional()
   @Text('target id', 100)
   targetId?: string | null;

@@ -3,28 +3,28 @@ import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { User } from './user.type';
 import { Email, PASSWORD_MAX, RequiredText, Text } from './rules';
 
-@ObjectType()
+@ObjectType({ description: 'The answer of login, register and refreshToken: the user and a fresh token pair.' })
 export class AuthPayload {
-  @Field(() => User) user: User;
+  @Field(() => User, { description: 'The user the tokens belong to.' }) user: User;
   @Field(() => String, { description: 'Short-lived JWT for the Authorization: Bearer header.' }) accessToken: string;
   @Field(() => String, { description: 'Opaque, single use: /auth/refresh rotates it.' }) refreshToken: string;
-  @Field(() => String) tokenType: string;
+  @Field(() => String, { description: 'Always "Bearer".' }) tokenType: string;
   @Field(() => Int, { description: 'Access token lifetime in seconds.' }) expiresIn: number;
 }
 
 @ArgsType()
 export class LoginArgs {
-  @Field(() => String)
+  @Field(() => String, { description: 'The account email (case-insensitive).' })
   @IsNotEmpty({ message: 'The email field is required.' })
   @Email('email')
   email: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The account password. Wrong credentials are BAD_USER_INPUT on email; repeated failures are RATE_LIMITED (docs/api.md, Limits).' })
   @IsNotEmpty({ message: 'The password field is required.' })
   @Text('password', PASSWORD_MAX)
   password: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'A label for the session, e.g. "iPhone 15" (at most 255 characters).' })
   @IsOptional()
   @Text('device name', 255)
   deviceName?: string | null;
@@ -33,28 +33,28 @@ export class LoginArgs {
 export const PASSWORD_RULE = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,}$/;
 export const PASSWORD_MESSAGE = 'The password field must be at least 8 characters and contain upper and lower case letters and a number.';
 
-@InputType()
+@InputType({ description: 'A new investor account; the email must not be registered yet.' })
 export class RegisterInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Display name, 1..255 characters.' })
   @RequiredText('name', 255)
   name: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Login email, unique (a registered one is BAD_USER_INPUT on this field).' })
   @IsNotEmpty({ message: 'The email field is required.' })
   @Email('email')
   email: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: '8..128 characters with upper and lower case letters and a digit.' })
   @Matches(PASSWORD_RULE, { message: PASSWORD_MESSAGE })
   @Text('password', PASSWORD_MAX)
   password: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The password again; must equal password.' })
   @IsNotEmpty({ message: 'The password confirmation field is required.' })
   @Text('password confirmation', PASSWORD_MAX)
   passwordConfirmation: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Phone number, 6..32 characters.' })
   @IsOptional()
   @Text('phone', 32, { min: 6 })
   phone?: string | null;
@@ -62,7 +62,7 @@ export class RegisterInput {
 
 @ArgsType()
 export class RefreshArgs {
-  @Field(() => String)
+  @Field(() => String, { description: 'The refresh token of the last login or refresh; it can be used once.' })
   @IsNotEmpty({ message: 'The refresh token field is required.' })
   @Text('refresh token', 255)
   refreshToken: string;

@@ -6,6 +6,7 @@ import { ForbiddenError, UnauthenticatedError } from '../errors';
 import { resolvers } from '../resolvers';
 import { withAuditOrigin } from '../services/audit.service';
 import './enums';
+import { describeIdempotentFields } from './idempotent';
 import { DateTimeScalar } from './scalars';
 
 /** No user → 401; a user without one of the listed roles → 403 (our errors, not type-graphql's). */
@@ -36,5 +37,5 @@ export function buildGatewaySchema(): Promise<GraphQLSchema> {
     validate: { forbidUnknownValues: false },
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
     globalMiddlewares: [auditOrigin, mutationsReadPrimary],
-  });
+  }).then(describeIdempotentFields);
 }

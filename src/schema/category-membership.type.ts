@@ -5,17 +5,17 @@ import { MembershipStatus } from './enums';
 
 @ObjectType({ description: "An investor's subscription to a category: members hear of every new unit listed in it." })
 export class CategoryMembership {
-  @Field(() => Int) id: number;
-  @Field(() => Int) investorId: number;
-  @Field(() => CategoryRef) category: CategoryRef;
-  @Field(() => MembershipStatus) status: MembershipStatus;
-  @Field(() => Date) createdAt: Date;
-  @Field(() => Date) updatedAt: Date;
+  @Field(() => Int, { description: 'Id of the membership (rejoining after cancelling keeps it).' }) id: number;
+  @Field(() => Int, { description: 'The member investor.' }) investorId: number;
+  @Field(() => CategoryRef, { description: 'The category joined.' }) category: CategoryRef;
+  @Field(() => MembershipStatus, { description: 'ACTIVE while the investor hears of new units; CANCELLED after leaving.' }) status: MembershipStatus;
+  @Field(() => Date, { description: 'When the investor first joined.' }) createdAt: Date;
+  @Field(() => Date, { description: 'When the membership last changed (joined again or cancelled).' }) updatedAt: Date;
 }
 
-@InputType()
+@InputType({ description: 'All optional.' })
 export class CategoryMembershipFilter {
-  @Field(() => MembershipStatus, { nullable: true }) status?: MembershipStatus | null;
+  @Field(() => MembershipStatus, { nullable: true, description: 'Only memberships in this status.' }) status?: MembershipStatus | null;
 
   @Field(() => Int, { nullable: true, description: 'Staff only; investors always see their own.' })
   @IsOptional()
@@ -25,7 +25,7 @@ export class CategoryMembershipFilter {
 
 @ArgsType()
 export class CreateCategoryMembershipArgs {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'The active category to join; an unknown or inactive one is BAD_USER_INPUT, an active membership already there CONFLICT.' })
   @Min(1, { message: 'The category id field must be at least 1.' })
   categoryId: number;
 }

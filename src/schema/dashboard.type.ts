@@ -7,11 +7,11 @@ import { Unit } from './unit.type';
 
 @ObjectType({ description: 'An AVAILABLE unit whose value rose over the last 12 months.' })
 export class TopGainer {
-  @Field(() => Int) id: number;
-  @Field(() => String) code: string;
-  @Field(() => String) name: string;
-  @Field(() => String, { nullable: true }) imageUrl: string | null;
-  @Field(() => CategoryRef) category: CategoryRef;
+  @Field(() => Int, { description: 'Id of the unit: what unit(id:) takes.' }) id: number;
+  @Field(() => String, { description: 'Unit code, e.g. "UNT-0041".' }) code: string;
+  @Field(() => String, { description: 'Unit name.' }) name: string;
+  @Field(() => String, { nullable: true, description: 'Picture of the unit (http or https URL), if it has one.' }) imageUrl: string | null;
+  @Field(() => CategoryRef, { description: "The unit's category." }) category: CategoryRef;
   @Field(() => DecimalScalar, { description: 'Value 12 months ago: the latest valuation then, else the offering value.' }) previousValue: Decimal;
   @Field(() => DecimalScalar, { description: 'The latest valuation.' }) currentValue: Decimal;
   @Field(() => DecimalScalar, { description: '(current − previous) / previous × 100, rounded to 2 places.' }) changePercentage: Decimal;
@@ -20,7 +20,7 @@ export class TopGainer {
 @ObjectType({ description: "The investor's totals (staff: the whole platform's)." })
 export class DashboardSummary {
   @Field(() => Int, { description: 'Holdings with a positive ownership.' }) holdingsCount: number;
-  @Field(() => DecimalScalar) totalInvested: Decimal;
+  @Field(() => DecimalScalar, { description: 'Sum of the invested amounts of those holdings (Decimal, 2 places).' }) totalInvested: Decimal;
   @Field(() => DecimalScalar, { description: 'Σ ownership% × latest valuation / 100, rounded to cents.' }) currentValue: Decimal;
   @Field(() => DecimalScalar, { description: 'currentValue − totalInvested.' }) totalReturn: Decimal;
   @Field(() => DecimalScalar, { description: 'Net of every DISTRIBUTED distribution.' }) totalDistributionsReceived: Decimal;
@@ -35,5 +35,5 @@ export class Dashboard {
   @Field(() => [QuarterlyDistributions], { description: 'Net distributions paid per quarter: the last 8, current one included, oldest first.' })
   trends: QuarterlyDistributions[];
   @Field(() => [Transaction], { description: 'The 10 latest transactions, newest first.' }) recentActivity: Transaction[];
-  @Field(() => DashboardSummary) summary: DashboardSummary;
+  @Field(() => DashboardSummary, { description: "The caller's totals (staff: the platform's)." }) summary: DashboardSummary;
 }

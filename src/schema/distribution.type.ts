@@ -10,42 +10,42 @@ export const PERIOD_RULE = /^\d{4}-Q[1-4]$/;
 
 @ObjectType({ description: "One investor's share of a unit's profit for a period." })
 export class Distribution {
-  @Field(() => Int) id: number;
-  @Field(() => Int) unitId: number;
-  @Field(() => String) unitName: string;
-  @Field(() => Int) investorId: number;
+  @Field(() => Int, { description: 'Id of the distribution (one holder’s share): what distribution(id:) takes.' }) id: number;
+  @Field(() => Int, { description: 'The unit whose profit this is.' }) unitId: number;
+  @Field(() => String, { description: 'Name of the unit.' }) unitName: string;
+  @Field(() => Int, { description: 'The holder it is paid to.' }) investorId: number;
   @Field(() => String, { description: 'Quarter, e.g. "2026-Q1".' }) period: string;
-  @Field(() => DistributionType) type: DistributionType;
-  @Field(() => DecimalScalar) ownershipPercentage: Decimal;
-  @Field(() => DecimalScalar) grossAmount: Decimal;
-  @Field(() => DecimalScalar) netAmount: Decimal;
-  @Field(() => DecimalScalar) fees: Decimal;
-  @Field(() => DistributionStatus) status: DistributionStatus;
-  @Field(() => Date, { nullable: true }) distributedAt: Date | null;
-  @Field(() => Date) createdAt: Date;
+  @Field(() => DistributionType, { description: 'What kind of profit was declared.' }) type: DistributionType;
+  @Field(() => DecimalScalar, { description: "The holder's share of the unit when the profit was declared, in percent (up to 6 places)." }) ownershipPercentage: Decimal;
+  @Field(() => DecimalScalar, { description: "The holder's share of the declared amount (Decimal, 2 places)." }) grossAmount: Decimal;
+  @Field(() => DecimalScalar, { description: 'grossAmount − fees: what the holder receives (Decimal, 2 places).' }) netAmount: Decimal;
+  @Field(() => DecimalScalar, { description: 'Management fee kept by the platform: grossAmount × the declaration’s feeRate (Decimal, 2 places).' }) fees: Decimal;
+  @Field(() => DistributionStatus, { description: 'Follows its declaration: PENDING → APPROVED → DISTRIBUTED, or CANCELLED.' }) status: DistributionStatus;
+  @Field(() => Date, { nullable: true, description: 'When it was paid out (status DISTRIBUTED); null before.' }) distributedAt: Date | null;
+  @Field(() => Date, { description: 'When the profit was declared.' }) createdAt: Date;
 }
 
-@ObjectType()
+@ObjectType({ description: 'One page of distributions, newest first.' })
 export class DistributionPage extends Paginated(Distribution) {}
 
 @InputType({ description: 'All optional; `from`/`to` are inclusive UTC dates on distributedAt.' })
 export class DistributionFilter {
-  @Field(() => DistributionStatus, { nullable: true }) status?: DistributionStatus | null;
-  @Field(() => DistributionType, { nullable: true }) type?: DistributionType | null;
+  @Field(() => DistributionStatus, { nullable: true, description: 'Only distributions in this status.' }) status?: DistributionStatus | null;
+  @Field(() => DistributionType, { nullable: true, description: 'Only distributions of this kind.' }) type?: DistributionType | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Only distributions of this unit.' })
   @IsOptional()
   @Min(1, { message: 'The unit id field must be at least 1.' })
   unitId?: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only this quarter, e.g. "2026-Q1".' })
   @IsOptional()
   @Matches(PERIOD_RULE, { message: 'The period field must be a quarter such as 2026-Q1.' })
   @Text('period', 7)
   period?: string | null;
 
-  @Field(() => DateScalar, { nullable: true }) from?: Date | null;
-  @Field(() => DateScalar, { nullable: true }) to?: Date | null;
+  @Field(() => DateScalar, { nullable: true, description: 'First UTC date (inclusive) of distributedAt.' }) from?: Date | null;
+  @Field(() => DateScalar, { nullable: true, description: 'Last UTC date (inclusive) of distributedAt.' }) to?: Date | null;
 
   @Field(() => Int, { nullable: true, description: 'Staff only; investors always see their own.' })
   @IsOptional()
@@ -55,23 +55,23 @@ export class DistributionFilter {
 
 @ObjectType({ description: 'A unit-level profit declaration for one period; it fans out into one Distribution per holder.' })
 export class DistributionDeclaration {
-  @Field(() => Int) id: number;
-  @Field(() => Int) unitId: number;
-  @Field(() => String) unitName: string;
+  @Field(() => Int, { description: 'Id of the declaration: what approveDistribution, distributeDistribution and cancelDistribution take.' }) id: number;
+  @Field(() => Int, { description: 'The unit whose profit was declared.' }) unitId: number;
+  @Field(() => String, { description: 'Name of the unit.' }) unitName: string;
   @Field(() => String, { description: 'Quarter, e.g. "2026-Q1".' }) period: string;
-  @Field(() => DistributionType) type: DistributionType;
+  @Field(() => DistributionType, { description: 'What kind of profit was declared.' }) type: DistributionType;
   @Field(() => DecimalScalar, { description: 'The whole amount declared for the unit.' }) grossAmount: Decimal;
   @Field(() => DecimalScalar, { description: 'A fraction: 0.08 = 8 %.' }) feeRate: Decimal;
   @Field(() => DecimalScalar, { description: "Sum of the holders' fees." }) fees: Decimal;
   @Field(() => DecimalScalar, { description: "Sum of the holders' net amounts." }) netAmount: Decimal;
   @Field(() => DecimalScalar, { description: 'The unsold share of the gross, kept by the platform.' }) retainedAmount: Decimal;
-  @Field(() => DistributionStatus) status: DistributionStatus;
+  @Field(() => DistributionStatus, { description: 'PENDING → APPROVED → DISTRIBUTED, or CANCELLED; its distributions follow it.' }) status: DistributionStatus;
   @Field(() => Int, { description: 'Holders the declaration fanned out to.' }) holdersCount: number;
-  @Field(() => Int, { nullable: true }) declaredById: number | null;
-  @Field(() => Date, { nullable: true }) approvedAt: Date | null;
-  @Field(() => Date, { nullable: true }) distributedAt: Date | null;
-  @Field(() => Date) createdAt: Date;
-  @Field(() => Date) updatedAt: Date;
+  @Field(() => Int, { nullable: true, description: 'The admin who declared it; null once that account is deleted.' }) declaredById: number | null;
+  @Field(() => Date, { nullable: true, description: 'When an admin approved it; null before.' }) approvedAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When it was paid out to the holders; null before.' }) distributedAt: Date | null;
+  @Field(() => Date, { description: 'When it was declared.' }) createdAt: Date;
+  @Field(() => Date, { description: 'When its status last changed.' }) updatedAt: Date;
 }
 
 @ObjectType({ description: "A declaration with its holders' distributions." })
@@ -79,37 +79,37 @@ export class DistributionDeclarationDetail extends DistributionDeclaration {
   @Field(() => [Distribution], { description: 'One per holder, in holding order.' }) distributions: Distribution[];
 }
 
-@ObjectType()
+@ObjectType({ description: 'One page of distribution declarations, newest first.' })
 export class DistributionDeclarationPage extends Paginated(DistributionDeclaration) {}
 
-@InputType()
+@InputType({ description: 'All optional and combined with AND.' })
 export class DistributionDeclarationFilter {
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Only declarations for this unit.' })
   @IsOptional()
   @Min(1, { message: 'The unit id field must be at least 1.' })
   unitId?: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only this quarter, e.g. "2026-Q1".' })
   @IsOptional()
   @Matches(PERIOD_RULE, { message: 'The period field must be a quarter such as 2026-Q1.' })
   @Text('period', 7)
   period?: string | null;
 
-  @Field(() => DistributionStatus, { nullable: true }) status?: DistributionStatus | null;
+  @Field(() => DistributionStatus, { nullable: true, description: 'Only declarations in this status.' }) status?: DistributionStatus | null;
 }
 
-@InputType()
+@InputType({ description: "A unit's profit for one quarter; one declaration per unit, period and type (CONFLICT otherwise). The unit needs holders." })
 export class DeclareDistributionInput {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'The unit whose profit is declared.' })
   @Min(1, { message: 'The unit id field must be at least 1.' })
   unitId: number;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The quarter it belongs to, e.g. "2026-Q1".' })
   @Matches(PERIOD_RULE, { message: 'The period field must be a quarter such as 2026-Q1.' })
   @Text('period', 7)
   period: string;
 
-  @Field(() => DistributionType) type: DistributionType;
+  @Field(() => DistributionType, { description: 'What kind of profit it is.' }) type: DistributionType;
 
   @Field(() => DecimalScalar, { description: 'Amount for the whole unit (> 0, cents).' })
   grossAmount: Decimal;

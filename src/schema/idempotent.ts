@@ -10,6 +10,10 @@ export const Idempotent = () => Extensions({ idempotent: true });
 
 export const isIdempotentField = (field: GraphQLField<unknown, unknown> | undefined) => field?.extensions?.idempotent === true;
 
+const IDEMPOTENCY_NOTE =
+  'Retry-safe with an Idempotency-Key header (1..255 printable ASCII, scoped to the user): the first answer is replayed for 24 h; ' +
+  'the same key with another request is HTTP 422 (BAD_USER_INPUT, fields.idempotencyKey), and while the first still runs HTTP 409 (CONFLICT).';
+
 /** Whether a mutation operation selects (directly or through fragments) any idempotent root field. */
 export function selectsIdempotentField(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
   const fields = schema.getMutationType()?.getFields();
@@ -26,4 +30,15 @@ export function selectsIdempotentField(schema: GraphQLSchema, document: Document
       return fragment ? walk(fragment) : false;
     });
   return walk(operation.selectionSet);
+}
+
+/**
+ * Adds to the description of every idempotent mutation what the header does, so clients learn it
+ * from the schema itself, with the mark above as the only list (docs/api.md, "Idempotency keys").
+ */
+export function describeIdempotentFields(schema: GraphQLSchema): GraphQLSchema {
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    if (isIdempotentField(field)) field.description = `${field.description ?? ''} ${IDEMPOTENCY_NOTE}`.trim();
+  }
+  return schema;
 }

@@ -8,27 +8,27 @@ import { UnitRef } from './withdrawal-request.type';
 
 @ObjectType({ description: 'A request to buy a share of a unit; an admin approves or rejects it.' })
 export class InvestmentRequest {
-  @Field(() => Int) id: number;
-  @Field(() => Int) unitId: number;
-  @Field(() => Int) investorId: number;
-  @Field(() => DecimalScalar) amount: Decimal;
+  @Field(() => Int, { description: 'Id of the request: what investmentRequest(id:) and the review mutations take.' }) id: number;
+  @Field(() => Int, { description: 'The unit the investor wants a share of.' }) unitId: number;
+  @Field(() => Int, { description: 'The investor who asked.' }) investorId: number;
+  @Field(() => DecimalScalar, { description: 'Money offered (Decimal, 2 places).' }) amount: Decimal;
   @Field(() => DecimalScalar, { description: 'amount / unit total value × 100, rounded down to 6 places.' }) ownershipPercentage: Decimal;
-  @Field(() => InvestmentRequestStatus) status: InvestmentRequestStatus;
-  @Field(() => String, { nullable: true }) rejectionReason: string | null;
-  @Field(() => Date, { nullable: true }) reviewedAt: Date | null;
-  @Field(() => Date) createdAt: Date;
-  @Field(() => Date) updatedAt: Date;
-  @Field(() => UnitRef) unit: UnitRef;
+  @Field(() => InvestmentRequestStatus, { description: 'PENDING until an admin approves or rejects it or the investor cancels it.' }) status: InvestmentRequestStatus;
+  @Field(() => String, { nullable: true, description: 'Why an admin rejected it (shown to the investor); null unless REJECTED.' }) rejectionReason: string | null;
+  @Field(() => Date, { nullable: true, description: 'When an admin approved or rejected it; null while PENDING or after a cancellation.' }) reviewedAt: Date | null;
+  @Field(() => Date, { description: 'When the investor asked.' }) createdAt: Date;
+  @Field(() => Date, { description: 'When its status last changed.' }) updatedAt: Date;
+  @Field(() => UnitRef, { description: 'Id, code and name of the unit.' }) unit: UnitRef;
 }
 
-@ObjectType()
+@ObjectType({ description: 'One page of investment requests, newest first.' })
 export class InvestmentRequestPage extends Paginated(InvestmentRequest) {}
 
-@InputType()
+@InputType({ description: 'All optional and combined with AND.' })
 export class InvestmentRequestFilter {
-  @Field(() => InvestmentRequestStatus, { nullable: true }) status?: InvestmentRequestStatus | null;
+  @Field(() => InvestmentRequestStatus, { nullable: true, description: 'Only requests in this status (PENDING: the review queue).' }) status?: InvestmentRequestStatus | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Only requests for this unit.' })
   @IsOptional()
   @Min(1, { message: 'The unit id field must be at least 1.' })
   unitId?: number | null;
@@ -39,9 +39,9 @@ export class InvestmentRequestFilter {
   investorId?: number | null;
 }
 
-@InputType()
+@InputType({ description: 'Needs an approved KYC status and an AVAILABLE unit with enough share left (CONFLICT otherwise).' })
 export class CreateInvestmentRequestInput {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'The unit to buy a share of.' })
   @Min(1, { message: 'The unit id field must be at least 1.' })
   unitId: number;
 

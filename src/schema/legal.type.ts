@@ -5,24 +5,24 @@ import { Text } from './rules';
 
 @ObjectType({ description: 'A published legal text (privacy policy, terms of service, investment disclaimer).' })
 export class LegalText {
-  @Field(() => LegalTextKind) kind: LegalTextKind;
-  @Field(() => String) title: string;
+  @Field(() => LegalTextKind, { description: 'Which legal text this is.' }) kind: LegalTextKind;
+  @Field(() => String, { description: 'Heading of the text.' }) title: string;
   @Field(() => String, { description: 'Plain text; paragraphs are separated by a blank line.' }) content: string;
   @Field(() => String, { description: '"1.0", then "2.0", … : every publication bumps it.' }) version: string;
-  @Field(() => Date) publishedAt: Date;
-  @Field(() => Date) updatedAt: Date;
+  @Field(() => Date, { description: 'When this version was published.' }) publishedAt: Date;
+  @Field(() => Date, { description: 'When the row last changed.' }) updatedAt: Date;
 }
 
-@InputType()
+@InputType({ description: 'A new version of one legal text; it replaces the published one.' })
 export class UpsertLegalTextInput {
-  @Field(() => LegalTextKind) kind: LegalTextKind;
+  @Field(() => LegalTextKind, { description: 'Which legal text to publish.' }) kind: LegalTextKind;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Heading, 1..255 characters.' })
   @Matches(/\S/, { message: 'The title field is required.' })
   @Text('title', 255)
   title: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Plain text, 1..100 000 characters; separate paragraphs by a blank line.' })
   @Matches(/\S/, { message: 'The content field is required.' })
   @Text('content', 100_000)
   content: string;

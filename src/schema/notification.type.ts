@@ -11,16 +11,16 @@ const TOKEN_MAX = 4096;
 
 @ObjectType({ description: 'A message to the user about one of their records (also pushed to their devices when their settings allow).' })
 export class Notification {
-  @Field(() => Int) id: number;
-  @Field(() => NotificationType) type: NotificationType;
-  @Field(() => String) title: string;
-  @Field(() => String) body: string;
+  @Field(() => Int, { description: 'Id of the notification: what markNotificationRead takes.' }) id: number;
+  @Field(() => NotificationType, { description: 'The event it tells of; data holds the ids that event concerns.' }) type: NotificationType;
+  @Field(() => String, { description: 'Short heading, also the push title.' }) title: string;
+  @Field(() => String, { description: 'One or two sentences, also the push body.' }) body: string;
   @Field(() => GraphQLJSONObject, { description: 'Ids of the records concerned, e.g. {"payoutId": 12, "unitId": 3}.' }) data: Prisma.JsonValue;
   @Field(() => Date, { nullable: true, description: 'Null while unread.' }) readAt: Date | null;
-  @Field(() => Date) createdAt: Date;
+  @Field(() => Date, { description: 'When the event happened.' }) createdAt: Date;
 }
 
-@ObjectType()
+@ObjectType({ description: "One page of the user's notifications." })
 export class NotificationPage extends Paginated(Notification) {}
 
 @ArgsType()
@@ -34,22 +34,22 @@ export class NotificationListArgs {
 
 @ObjectType({ description: "A device's push (FCM) registration token." })
 export class DeviceToken {
-  @Field(() => Int) id: number;
-  @Field(() => String) token: string;
-  @Field(() => DevicePlatform) platform: DevicePlatform;
+  @Field(() => Int, { description: 'Id of the registration.' }) id: number;
+  @Field(() => String, { description: 'The FCM registration token as the device reported it.' }) token: string;
+  @Field(() => DevicePlatform, { description: 'The platform the device runs.' }) platform: DevicePlatform;
   @Field(() => Boolean, { description: 'True when this call registered it for the user; false when it was already theirs.' }) created: boolean;
-  @Field(() => Date) createdAt: Date;
-  @Field(() => Date) updatedAt: Date;
+  @Field(() => Date, { description: 'When the token was first registered.' }) createdAt: Date;
+  @Field(() => Date, { description: 'When it was last registered or moved to this user.' }) updatedAt: Date;
 }
 
-@InputType()
+@InputType({ description: "A device's push registration; a token registered by another user moves to this one." })
 export class RegisterDeviceTokenInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The FCM registration token (at most 4096 characters).' })
   @IsNotEmpty({ message: 'The token field is required.' })
   @Text('token', TOKEN_MAX)
   token: string;
 
-  @Field(() => DevicePlatform) platform: DevicePlatform;
+  @Field(() => DevicePlatform, { description: 'The platform the device runs.' }) platform: DevicePlatform;
 }
 
 @ArgsType()

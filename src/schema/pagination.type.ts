@@ -3,22 +3,22 @@ import type { PageInfoShape } from '../pagination';
 
 @ObjectType({ description: 'Length-aware page: `from`/`to` are 1-based positions, null on an empty page.' })
 export class PageInfo implements PageInfoShape {
-  @Field(() => Int) currentPage: number;
-  @Field(() => Int) perPage: number;
-  @Field(() => Int) total: number;
-  @Field(() => Int) lastPage: number;
-  @Field(() => Int, { nullable: true }) from: number | null;
-  @Field(() => Int, { nullable: true }) to: number | null;
-  @Field(() => Boolean) hasNextPage: boolean;
-  @Field(() => Boolean) hasPreviousPage: boolean;
+  @Field(() => Int, { description: 'The page answered (1-based; a page past the end is answered empty, not clamped).' }) currentPage: number;
+  @Field(() => Int, { description: 'Items per page, 1..100.' }) perPage: number;
+  @Field(() => Int, { description: 'Items in the whole list.' }) total: number;
+  @Field(() => Int, { description: 'max(ceil(total / perPage), 1).' }) lastPage: number;
+  @Field(() => Int, { nullable: true, description: '1-based position of the first item on this page; null when it is empty.' }) from: number | null;
+  @Field(() => Int, { nullable: true, description: '1-based position of the last item on this page; null when it is empty.' }) to: number | null;
+  @Field(() => Boolean, { description: 'currentPage < lastPage.' }) hasNextPage: boolean;
+  @Field(() => Boolean, { description: 'currentPage > 1.' }) hasPreviousPage: boolean;
 }
 
 /** `{ items, pageInfo }` for any item type. */
 export function Paginated<T extends object>(itemType: ClassType<T>) {
   @ObjectType() // a base only: never reachable itself, so never emitted
   abstract class PageClass {
-    @Field(() => [itemType]) items: T[];
-    @Field(() => PageInfo) pageInfo: PageInfo;
+    @Field(() => [itemType], { description: "The page's items, in the list's order." }) items: T[];
+    @Field(() => PageInfo, { description: 'Where this page lies in the whole list.' }) pageInfo: PageInfo;
   }
   return PageClass;
 }

@@ -8,28 +8,28 @@ import { UnitRef } from './withdrawal-request.type';
 
 @ObjectType({ description: 'Money sent to an investor: a distributed distribution or an approved withdrawal.' })
 export class Payout {
-  @Field(() => Int) id: number;
-  @Field(() => Int) investorId: number;
-  @Field(() => UnitRef) unit: UnitRef;
-  @Field(() => PayoutSource) source: PayoutSource;
-  @Field(() => Int, { nullable: true }) distributionId: number | null;
-  @Field(() => Int, { nullable: true }) withdrawalRequestId: number | null;
-  @Field(() => DecimalScalar) amount: Decimal;
-  @Field(() => PayoutStatus) status: PayoutStatus;
-  @Field(() => String) reference: string;
-  @Field(() => Date, { nullable: true }) paidAt: Date | null;
-  @Field(() => Date) createdAt: Date;
+  @Field(() => Int, { description: 'Id of the payout: what markPayoutPaid and markPayoutFailed take.' }) id: number;
+  @Field(() => Int, { description: 'The investor paid.' }) investorId: number;
+  @Field(() => UnitRef, { description: 'The unit the money comes from.' }) unit: UnitRef;
+  @Field(() => PayoutSource, { description: 'Why the money is paid: a distribution or a withdrawal.' }) source: PayoutSource;
+  @Field(() => Int, { nullable: true, description: 'The distribution paid, for source DISTRIBUTION.' }) distributionId: number | null;
+  @Field(() => Int, { nullable: true, description: 'The withdrawal request paid, for source WITHDRAWAL.' }) withdrawalRequestId: number | null;
+  @Field(() => DecimalScalar, { description: 'Money sent (Decimal, 2 places): the net distribution, or the withdrawn share at its current value.' }) amount: Decimal;
+  @Field(() => PayoutStatus, { description: 'PENDING until an admin marks it PAID (or FAILED, then it can still be paid).' }) status: PayoutStatus;
+  @Field(() => String, { description: 'Bank transfer reference: "PO-D-<distribution id>" or "PO-W-<withdrawal request id>".' }) reference: string;
+  @Field(() => Date, { nullable: true, description: 'When it was marked PAID; null before.' }) paidAt: Date | null;
+  @Field(() => Date, { description: 'When the payout was created.' }) createdAt: Date;
 }
 
-@ObjectType()
+@ObjectType({ description: 'One page of payouts, newest first.' })
 export class PayoutPage extends Paginated(Payout) {}
 
-@InputType()
+@InputType({ description: 'All optional and combined with AND.' })
 export class PayoutFilter {
-  @Field(() => PayoutStatus, { nullable: true }) status?: PayoutStatus | null;
-  @Field(() => PayoutSource, { nullable: true }) source?: PayoutSource | null;
+  @Field(() => PayoutStatus, { nullable: true, description: 'Only payouts in this status (PENDING: the payment queue).' }) status?: PayoutStatus | null;
+  @Field(() => PayoutSource, { nullable: true, description: 'Only payouts of this source.' }) source?: PayoutSource | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Only payouts from this unit.' })
   @IsOptional()
   @Min(1, { message: 'The unit id field must be at least 1.' })
   unitId?: number | null;

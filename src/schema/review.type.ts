@@ -4,7 +4,7 @@ import { RequiredText } from './rules';
 /** Arguments of every back-office rejection (investment, withdrawal, KYC document). */
 @ArgsType()
 export class RejectArgs {
-  @Field(() => Int) id: number;
+  @Field(() => Int, { description: 'Id of the PENDING record to reject; one reviewed already is CONFLICT.' }) id: number;
 
   @Field(() => String, { description: 'Shown to the investor.' })
   @RequiredText('reason', 1000)

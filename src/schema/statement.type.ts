@@ -5,11 +5,15 @@ import { DateScalar } from './scalars';
 
 export { StatementFormat };
 
-registerEnumType(StatementFormat, { name: 'StatementFormat', description: 'PDF (default) or CSV.' });
+registerEnumType(StatementFormat, {
+  name: 'StatementFormat',
+  description: 'PDF (default) or CSV.',
+  valuesConfig: { PDF: { description: 'application/pdf with embedded Unicode fonts, page numbers and a disclaimer.' }, CSV: { description: 'text/csv, UTF-8 with a byte order mark, RFC 4180 quoting.' } },
+});
 
 @ArgsType()
 export class StatementFormatArgs {
-  @Field(() => StatementFormat, { nullable: true, defaultValue: StatementFormat.PDF })
+  @Field(() => StatementFormat, { nullable: true, defaultValue: StatementFormat.PDF, description: 'PDF (default) or CSV (UTF-8 with BOM).' })
   @IsOptional()
   format?: StatementFormat | null;
 }

@@ -3,12 +3,12 @@ import { Role } from './enums';
 
 @ObjectType({ description: 'An account: investor, admin or analyst.' })
 export class User {
-  @Field(() => Int) id: number;
-  @Field(() => String) name: string;
-  @Field(() => String) email: string;
-  @Field(() => String, { nullable: true }) phone: string | null;
-  @Field(() => Role) role: Role;
+  @Field(() => Int, { description: 'Id of the user (the login account).' }) id: number;
+  @Field(() => String, { description: 'Display name.' }) name: string;
+  @Field(() => String, { description: 'Login email, lower case.' }) email: string;
+  @Field(() => String, { nullable: true, description: 'Phone number, if given.' }) phone: string | null;
+  @Field(() => Role, { description: 'What the user may do.' }) role: Role;
   @Field(() => Int, { nullable: true, description: "The user's investor record, for role INVESTOR." }) investorId: number | null;
-  @Field(() => Date) createdAt: Date;
-  @Field(() => Date) updatedAt: Date;
+  @Field(() => Date, { description: 'When the account was created.' }) createdAt: Date;
+  @Field(() => Date, { description: 'When the profile last changed.' }) updatedAt: Date;
 }

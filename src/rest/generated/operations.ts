@@ -3,152 +3,245 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** All optional. */
 export type CategoryMembershipFilter = {
   /** Staff only; investors always see their own. */
   investorId?: number | null | undefined;
+  /** Only memberships in this status. */
   status?: MembershipStatus | null | undefined;
 };
 
+/** A new password for the authenticated user, confirmed with the current one. */
 export type ChangePasswordInput = {
+  /** The password in use now; a wrong one is BAD_USER_INPUT on this field. */
   currentPassword: string;
+  /** The new password: 8..128 characters with upper and lower case letters and a digit. */
   password: string;
+  /** The new password again; must equal password. */
   passwordConfirmation: string;
 };
 
+/** Needs an approved KYC status and an AVAILABLE unit with enough share left (CONFLICT otherwise). */
 export type CreateInvestmentRequestInput = {
   /** At least the larger of the platform and unit minimums, at most the platform maximum, 2 places. */
   amount: string;
+  /** The unit to buy a share of. */
   unitId: number;
 };
 
+/** Needs an approved KYC status and a holding that covers the share with the pending requests (CONFLICT otherwise). */
 export type CreateWithdrawalRequestInput = {
   /** Share of the unit to withdraw, in percent (0 < p ≤ 100, up to 6 places). */
   ownershipPercentage: string;
+  /** Why the investor withdraws, 1..1000 characters. */
   reason: string;
+  /** The unit held. */
   unitId: number;
 };
 
+/** The platform of a device that receives push notifications. */
 export type DevicePlatform =
+  /** Android app. */
   | 'ANDROID'
+  /** Apple iOS app. */
   | 'IOS'
+  /** Web browser (web push). */
   | 'WEB';
 
 /** All optional; `from`/`to` are inclusive UTC dates on distributedAt. */
 export type DistributionFilter = {
+  /** First UTC date (inclusive) of distributedAt. */
   from?: string | null | undefined;
   /** Staff only; investors always see their own. */
   investorId?: number | null | undefined;
+  /** Only this quarter, e.g. "2026-Q1". */
   period?: string | null | undefined;
+  /** Only distributions in this status. */
   status?: DistributionStatus | null | undefined;
+  /** Last UTC date (inclusive) of distributedAt. */
   to?: string | null | undefined;
+  /** Only distributions of this kind. */
   type?: DistributionType | null | undefined;
+  /** Only distributions of this unit. */
   unitId?: number | null | undefined;
 };
 
 /** PENDING → APPROVED → DISTRIBUTED, or CANCELLED. */
 export type DistributionStatus =
+  /** Approved, not yet paid out. */
   | 'APPROVED'
+  /** Cancelled before it was paid out; nothing is paid. */
   | 'CANCELLED'
+  /** Paid out: a payout and a ledger entry exist per holder. */
   | 'DISTRIBUTED'
+  /** Declared, waiting for approval. */
   | 'PENDING';
 
+/** The kind of profit a declaration distributes. */
 export type DistributionType =
+  /** Gain from selling (part of) the asset. */
   | 'CAPITAL_GAIN'
+  /** Dividend paid by the asset’s company. */
   | 'DIVIDEND'
+  /** Interest earned by the asset. */
   | 'INTEREST'
+  /** Rent collected from the asset. */
   | 'RENTAL_INCOME';
 
+/** All optional and combined with AND. */
 export type InvestmentRequestFilter = {
   /** Staff only; investors always see their own. */
   investorId?: number | null | undefined;
+  /** Only requests in this status (PENDING: the review queue). */
   status?: InvestmentRequestStatus | null | undefined;
+  /** Only requests for this unit. */
   unitId?: number | null | undefined;
 };
 
 /** PENDING → APPROVED | REJECTED | CANCELLED. */
 export type InvestmentRequestStatus =
+  /** Accepted: the holding grew and an INVESTMENT entry was recorded. */
   | 'APPROVED'
+  /** Withdrawn by the investor before review. */
   | 'CANCELLED'
+  /** Waiting for an admin; counts against the unit’s availability. */
   | 'PENDING'
+  /** Refused by an admin, with a reason. */
   | 'REJECTED';
 
+/** All optional. */
 export type InvestorFilter = {
   /** Case-insensitive part of the name or email. */
   q?: string | null | undefined;
 };
 
+/** PENDING → APPROVED | REJECTED. */
 export type KycDocumentStatus =
+  /** Accepted; the investor is verified. */
   | 'APPROVED'
+  /** Waiting for review by an admin. */
   | 'PENDING'
+  /** Refused, with a reason shown to the investor. */
   | 'REJECTED';
 
+/** What an uploaded KYC document is. */
 export type KycDocumentType =
+  /** Bank statement. */
   | 'BANK_STATEMENT'
+  /** Driving licence. */
   | 'DRIVING_LICENSE'
+  /** National identity card. */
   | 'NATIONAL_ID'
+  /** Any other supporting document. */
   | 'OTHER'
+  /** Passport. */
   | 'PASSPORT'
+  /** Proof of address, e.g. a utility bill. */
   | 'PROOF_OF_ADDRESS';
 
 /** Derived from the KYC documents: APPROVED if any is approved, else PENDING if any is pending, else REJECTED if any is rejected, else NOT_SUBMITTED. */
 export type KycStatus =
+  /** Verified: the investor may invest and withdraw. */
   | 'APPROVED'
+  /** No document uploaded yet. */
   | 'NOT_SUBMITTED'
+  /** Documents wait for review; investing and withdrawing are refused (CONFLICT). */
   | 'PENDING'
+  /** None approved or pending, at least one rejected: the investor should upload another. */
   | 'REJECTED';
 
+/** Which legal text. */
 export type LegalTextKind =
+  /** The investment risk disclaimer (also printed on statements). */
   | 'INVESTMENT_DISCLAIMER'
+  /** The privacy policy. */
   | 'PRIVACY_POLICY'
+  /** The terms of service. */
   | 'TERMS_OF_SERVICE';
 
+/** ACTIVE ⇄ CANCELLED: joining a category again reactivates the membership. */
 export type MembershipStatus =
+  /** The investor hears of new units in the category. */
   | 'ACTIVE'
+  /** The investor left the category. */
   | 'CANCELLED';
 
+/** The event a notification tells of; it decides which settings switch lets it be pushed. */
 export type NotificationType =
+  /** A distribution was paid out to the investor (data: distributionId, payoutId, unitId, period). */
   | 'DISTRIBUTION_DISTRIBUTED'
+  /** An investment request was approved or rejected (data: investmentRequestId, unitId, status). */
   | 'INVESTMENT_REQUEST_REVIEWED'
+  /** A KYC document was approved or rejected (data: kycDocumentId, documentType, status). */
   | 'KYC_REVIEWED'
+  /** A unit was listed in a category the investor is a member of (data: unitId, categoryId). */
   | 'NEW_UNIT_IN_CATEGORY'
+  /** A payout was sent to the bank account (data: payoutId, unitId, reference). */
   | 'PAYOUT_PAID'
+  /** Any other message from the platform, e.g. a failed payout; pushed whenever push is enabled. */
   | 'SYSTEM'
+  /** The money of a withdrawal was sent (data: withdrawalRequestId, payoutId). */
   | 'WITHDRAWAL_COMPLETED'
+  /** A withdrawal request was approved or rejected (data: withdrawalRequestId, unitId, status). */
   | 'WITHDRAWAL_REQUEST_REVIEWED';
 
+/** All optional and combined with AND. */
 export type PayoutFilter = {
   /** Staff only; investors always see their own. */
   investorId?: number | null | undefined;
+  /** Only payouts of this source. */
   source?: PayoutSource | null | undefined;
+  /** Only payouts in this status (PENDING: the payment queue). */
   status?: PayoutStatus | null | undefined;
+  /** Only payouts from this unit. */
   unitId?: number | null | undefined;
 };
 
+/** Why a payout is owed. */
 export type PayoutSource =
+  /** A distributed distribution: profit. */
   | 'DISTRIBUTION'
+  /** An approved withdrawal request: capital returned, not profit. */
   | 'WITHDRAWAL';
 
+/** PENDING → PAID, or PENDING → FAILED → PAID. */
 export type PayoutStatus =
+  /** The transfer did not go through; it can still be marked paid. */
   | 'FAILED'
+  /** The transfer was made; a PAYOUT ledger entry exists. */
   | 'PAID'
+  /** Waiting for the bank transfer. */
   | 'PENDING';
 
+/** A device's push registration; a token registered by another user moves to this one. */
 export type RegisterDeviceTokenInput = {
+  /** The platform the device runs. */
   platform: DevicePlatform;
+  /** The FCM registration token (at most 4096 characters). */
   token: string;
 };
 
+/** A new investor account; the email must not be registered yet. */
 export type RegisterInput = {
+  /** Login email, unique (a registered one is BAD_USER_INPUT on this field). */
   email: string;
+  /** Display name, 1..255 characters. */
   name: string;
+  /** 8..128 characters with upper and lower case letters and a digit. */
   password: string;
+  /** The password again; must equal password. */
   passwordConfirmation: string;
+  /** Phone number, 6..32 characters. */
   phone?: string | null | undefined;
 };
 
+/** A password reset with the token sent by forgotPassword. */
 export type ResetPasswordInput = {
+  /** The account email the reset token was sent to. */
   email: string;
+  /** The new password: 8..128 characters with upper and lower case letters and a digit. */
   password: string;
+  /** The new password again; must equal password. */
   passwordConfirmation: string;
   /** The token from the reset message. */
   token: string;
@@ -156,35 +249,52 @@ export type ResetPasswordInput = {
 
 /** investor: own data only; analyst: reads across investors, mutates nothing; admin: the back-office. */
 export type Role =
+  /** Back office: reads everything and drives every review and state change. */
   | 'ADMIN'
+  /** Reads every investor’s records and the aggregates; changes nothing in the domain. */
   | 'ANALYST'
+  /** Sees and changes only their own records. */
   | 'INVESTOR';
 
 /** PDF (default) or CSV. */
 export type StatementFormat =
+  /** text/csv, UTF-8 with a byte order mark, RFC 4180 quoting. */
   | 'CSV'
+  /** application/pdf with embedded Unicode fonts, page numbers and a disclaimer. */
   | 'PDF';
 
 /** All optional; `from`/`to` are inclusive UTC dates on occurredAt. */
 export type TransactionFilter = {
+  /** First UTC date (inclusive) of occurredAt. */
   from?: string | null | undefined;
   /** Staff only; investors always see their own. */
   investorId?: number | null | undefined;
+  /** Last UTC date (inclusive) of occurredAt. */
   to?: string | null | undefined;
+  /** Only entries of this kind. */
   type?: TransactionType | null | undefined;
+  /** Only entries of this unit. */
   unitId?: number | null | undefined;
 };
 
+/** The kind of money movement of a ledger entry (amounts are always positive). */
 export type TransactionType =
+  /** Profit credited to the investor (a distributed distribution). */
   | 'DISTRIBUTION'
+  /** Money invested in a unit (an approved investment request). */
   | 'INVESTMENT'
+  /** Money sent to the investor’s bank account (a paid payout). */
   | 'PAYOUT'
+  /** A share sold back to the unit (an approved withdrawal request). */
   | 'WITHDRAWAL';
 
 /** All optional; the min investment bounds are inclusive. */
 export type UnitFilter = {
+  /** Only units of this category. */
   categoryId?: number | null | undefined;
+  /** Only units whose minInvestment is at least this (Decimal). */
   minInvestmentFrom?: string | null | undefined;
+  /** Only units whose minInvestment is at most this (Decimal). */
   minInvestmentTo?: string | null | undefined;
   /** Searches name, code and location (case-insensitive). */
   q?: string | null | undefined;
@@ -192,52 +302,80 @@ export type UnitFilter = {
   status?: UnitStatus | null | undefined;
 };
 
+/** DRAFT → AVAILABLE → FUNDED → CLOSED (also AVAILABLE → CLOSED, FUNDED → AVAILABLE). */
 export type UnitStatus =
+  /** Listed and open for investment requests. */
   | 'AVAILABLE'
+  /** No longer traded; holdings and history remain. */
   | 'CLOSED'
+  /** Being prepared; visible to staff only. */
   | 'DRAFT'
+  /** Sold out: no share left for sale. */
   | 'FUNDED';
 
 /** Only the fields given change; phone null clears it. */
 export type UpdateProfileInput = {
+  /** Display name, 1..255 characters; absent keeps it, null or blank is refused. */
   name?: string | null | undefined;
+  /** Phone number, 6..32 characters; null clears it. */
   phone?: string | null | undefined;
 };
 
 /** Only the fields given (not null) change. */
 export type UpdateSettingsInput = {
+  /** ISO 4217 code in upper case, e.g. "EUR" (display only: nothing is converted). */
   currency?: string | null | undefined;
+  /** The user’s wish for notification emails (stored only; the gateway sends none). */
   emailEnabled?: boolean | null | undefined;
+  /** ISO 639-1 code in lower case, e.g. "pt". */
   language?: string | null | undefined;
+  /** Push notifications of distributions paid out (with pushEnabled). */
   notifyDistributions?: boolean | null | undefined;
+  /** Push notifications of reviewed investment requests (with pushEnabled). */
   notifyInvestments?: boolean | null | undefined;
+  /** Push notifications of reviewed KYC documents (with pushEnabled). */
   notifyKyc?: boolean | null | undefined;
+  /** Push notifications of new units in the categories the user is a member of (with pushEnabled). */
   notifyNewUnits?: boolean | null | undefined;
+  /** Push notifications of payouts sent (with pushEnabled). */
   notifyPayouts?: boolean | null | undefined;
+  /** Push notifications of reviewed and completed withdrawal requests (with pushEnabled). */
   notifyWithdrawals?: boolean | null | undefined;
+  /** false stops every push notification; the notification list is kept either way. */
   pushEnabled?: boolean | null | undefined;
+  /** IANA time zone, e.g. "Europe/Lisbon". */
   timezone?: string | null | undefined;
 };
 
+/** One document sent as a multipart request (GraphQL multipart request spec). */
 export type UploadKycDocumentInput = {
+  /** What the document is. */
   documentType: KycDocumentType;
   /** A PDF, JPEG or PNG (told by its first bytes), at most UPLOAD_MAX_BYTES (10 MB by default). */
   file: unknown;
 };
 
+/** All optional and combined with AND. */
 export type WithdrawalRequestFilter = {
   /** Staff only; investors always see their own. */
   investorId?: number | null | undefined;
+  /** Only requests in this status (PENDING: the review queue). */
   status?: WithdrawalRequestStatus | null | undefined;
+  /** Only requests for this unit. */
   unitId?: number | null | undefined;
 };
 
 /** PENDING → APPROVED → COMPLETED, or REJECTED | CANCELLED. */
 export type WithdrawalRequestStatus =
+  /** Accepted: the share went back to the unit and a PENDING payout was created. */
   | 'APPROVED'
+  /** Withdrawn by the investor before review. */
   | 'CANCELLED'
+  /** The money was sent; the payout is PAID. */
   | 'COMPLETED'
+  /** Waiting for an admin; counts against the holding. */
   | 'PENDING'
+  /** Refused by an admin, with a reason. */
   | 'REJECTED';
 
 export type ForgotPasswordMutationVariables = Exact<{
