@@ -24,6 +24,8 @@ export interface Config {
   seedOnStart: boolean;
   seedSize: number;
   rateLimitPerMinute: number;
+  /** What this process runs: `api` (HTTP API only), `worker` (background jobs and health only), `all` (both). */
+  role: 'all' | 'api' | 'worker';
   /** Push outbox: drain interval (0 = no worker in this process), attempts before FAILED. */
   pushWorkerIntervalMs: number;
   pushMaxAttempts: number;
@@ -153,6 +155,7 @@ const envSchema = z
     SEED_ON_START: flag().optional(),
     SEED_INVESTORS: integer(200),
     AUTH_RATE_LIMIT_PER_MINUTE: integer(10),
+    ROLE: z.enum(['all', 'api', 'worker'], { error: 'must be all, api or worker' }).default('all'),
     PUSH_WORKER_INTERVAL_MS: integer(5000),
     PUSH_MAX_ATTEMPTS: integer(5, 1),
     FIREBASE_CREDENTIALS: z.string().optional(),
@@ -269,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedOnStart: e.SEED_ON_START ?? !production,
     seedSize: e.SEED_INVESTORS,
     rateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    role: e.ROLE,
     pushWorkerIntervalMs: e.PUSH_WORKER_INTERVAL_MS,
     pushMaxAttempts: e.PUSH_MAX_ATTEMPTS,
     firebaseCredentials: e.FIREBASE_CREDENTIALS,
