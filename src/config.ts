@@ -29,6 +29,8 @@ export interface Config {
   /** Push outbox: drain interval (0 = no worker in this process), attempts before FAILED. */
   pushWorkerIntervalMs: number;
   pushMaxAttempts: number;
+  /** Deliveries one worker claims and sends per drain. */
+  pushBatchSize: number;
   /** Firebase service-account JSON, or a path to it; unset → pushes go to the log. */
   firebaseCredentials: string | undefined;
   uploadMaxBytes: number;
@@ -158,6 +160,7 @@ const envSchema = z
     ROLE: z.enum(['all', 'api', 'worker'], { error: 'must be all, api or worker' }).default('all'),
     PUSH_WORKER_INTERVAL_MS: integer(5000),
     PUSH_MAX_ATTEMPTS: integer(5, 1),
+    PUSH_BATCH_SIZE: integer(100, 1, 10_000),
     FIREBASE_CREDENTIALS: z.string().optional(),
     UPLOAD_MAX_BYTES: integer(10 * 1024 * 1024, 1),
 
@@ -275,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: e.ROLE,
     pushWorkerIntervalMs: e.PUSH_WORKER_INTERVAL_MS,
     pushMaxAttempts: e.PUSH_MAX_ATTEMPTS,
+    pushBatchSize: e.PUSH_BATCH_SIZE,
     firebaseCredentials: e.FIREBASE_CREDENTIALS,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     migrateOnStart: e.MIGRATE_ON_START ?? !production,

@@ -43,7 +43,7 @@ async function start(config: Config, logger: Logger): Promise<void> {
   const services = createServices(db.prisma, config, logger);
   const gateway = await createGateway(config, db, services, logger);
   // Push notifications: the outbox worker, started once the database is ready.
-  const pushOutbox = new PushOutbox(db.prisma, createPushSender(config.firebaseCredentials, logger), logger, { maxAttempts: config.pushMaxAttempts });
+  const pushOutbox = new PushOutbox(db.prisma, createPushSender(config.firebaseCredentials, logger), logger, { maxAttempts: config.pushMaxAttempts, batchSize: config.pushBatchSize });
   await new Promise<void>((resolve) => gateway.server.listen(config.port, resolve));
   const { port } = gateway.server.address() as AddressInfo;
   logger.info({ port, role: config.role }, config.role === 'worker' ? `listening on http://localhost:${port} (worker: /healthz, /readyz only)` : `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1)`);
