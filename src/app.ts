@@ -185,7 +185,9 @@ export async function createGateway(config: Config, db: Database, services: Serv
   const graphqlJson = express.json({ limit: config.graphqlBodyLimit });
   // Files come as multipart requests on both faces, streamed to storage: the file plus the body limit for the rest.
   const uploads = { maxFileBytes: config.uploadMaxBytes, maxRequestBytes: config.uploadMaxBytes + (bytes.parse(config.bodyLimit) ?? 0) };
-  app.use(
+  // The API; a worker process (ROLE=worker) mounts none of it and answers only health and metrics.
+  const api = express.Router();
+  api.use(
     '/graphql',
     whenReady,
     graphqlUploads(services, uploads),
@@ -198,12 +200,13 @@ export async function createGateway(config: Config, db: Database, services: Serv
   );
   const operations = loadOperations();
   const openapi = buildOpenApi(schema, operations, routeTable);
-  app.get('/api/v1/openapi.json', (_req, res) => void res.json(openapi));
+  api.get('/api/v1/openapi.json', (_req, res) => void res.json(openapi));
   // Interactive reference: Swagger UI from the installed swagger-ui-dist package, no CDN.
-  app.get('/api/v1/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
-  app.get('/api/v1/docs/:file', (req, res, next) => (DOCS_ASSETS.has(req.params.file) ? res.sendFile(req.params.file, { root: getAbsoluteFSPath() }) : next()));
-  app.get('/api/v1/downloads/:token', whenReady, createDownloadHandler(services));
-  app.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services, uploads));
+  api.get('/api/v1/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
+  api.get('/api/v1/docs/:file', (req, res, next) => (DOCS_ASSETS.has(req.params.file) ? res.sendFile(req.params.file, { root: getAbsoluteFSPath() }) : next()));
+  api.get('/api/v1/downloads/:token', whenReady, createDownloadHandler(services));
+  api.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services, uploads));
+  if (config.role !== 'worker') app.use(api);
   app.use((_req: Request, res: Response) => sendError(res, HttpError.routeNotFound(), logger));
 
   // Body parser failures (and anything else that escaped) in the contract's format.

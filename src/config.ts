@@ -26,9 +26,13 @@ export interface Config {
   seedOnStart: boolean;
   seedSize: number;
   rateLimitPerMinute: number;
+  /** What this process runs: `api` (HTTP API only), `worker` (background jobs and health only), `all` (both). */
+  role: 'all' | 'api' | 'worker';
   /** Push outbox: drain interval (0 = no worker in this process), attempts before FAILED. */
   pushWorkerIntervalMs: number;
   pushMaxAttempts: number;
+  /** Deliveries one worker claims and sends per drain. */
+  pushBatchSize: number;
   /** Firebase service-account JSON, or a path to it; unset → pushes go to the log. */
   firebaseCredentials: string | undefined;
   uploadMaxBytes: number;
@@ -160,8 +164,10 @@ const envSchema = z
     SEED_ON_START: flag().optional(),
     SEED_INVESTORS: integer(200),
     AUTH_RATE_LIMIT_PER_MINUTE: integer(10),
+    ROLE: z.enum(['all', 'api', 'worker'], { error: 'must be all, api or worker' }).default('all'),
     PUSH_WORKER_INTERVAL_MS: integer(5000),
     PUSH_MAX_ATTEMPTS: integer(5, 1),
+    PUSH_BATCH_SIZE: integer(100, 1, 10_000),
     FIREBASE_CREDENTIALS: z.string().optional(),
     UPLOAD_MAX_BYTES: integer(10 * 1024 * 1024, 1),
 
@@ -278,8 +284,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedOnStart: e.SEED_ON_START ?? !production,
     seedSize: e.SEED_INVESTORS,
     rateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    role: e.ROLE,
     pushWorkerIntervalMs: e.PUSH_WORKER_INTERVAL_MS,
     pushMaxAttempts: e.PUSH_MAX_ATTEMPTS,
+    pushBatchSize: e.PUSH_BATCH_SIZE,
     firebaseCredentials: e.FIREBASE_CREDENTIALS,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     migrateOnStart: e.MIGRATE_ON_START ?? !production,

@@ -15,6 +15,10 @@ import { PushOutbox } from './services/push/outbox';
 /**
  * Starts the gateway: listens at once (/healthz), then prepares the database (migrations, demo data,
  * the production checks: see prepareDatabase), then reports ready (/readyz) and serves the API.
+ * ROLE splits the work: `api` serves the API and starts no background job (any number behind a load
+ * balancer), `worker` runs the background jobs (push outbox, audit sealer and retention) and serves
+ * only health and metrics, `all` does both. Several workers may run at once: the outbox claims with
+ * SKIP LOCKED on the database's clock, the sealer takes an advisory lock.
  *
  * SIGTERM/SIGINT: /readyz turns 503 at once while everything else is served for SHUTDOWN_GRACE_MS
  * (so a load balancer stops sending traffic), then the server stops accepting, answers every request
@@ -39,10 +43,10 @@ async function start(config: Config, logger: Logger): Promise<void> {
   const services = createServices(db.prisma, config, logger, db.replicas);
   const gateway = await createGateway(config, db, services, logger);
   // Push notifications: the outbox worker, started once the database is ready.
-  const pushOutbox = new PushOutbox(db.prisma, createPushSender(config.firebaseCredentials, logger), logger, { maxAttempts: config.pushMaxAttempts });
+  const pushOutbox = new PushOutbox(db.prisma, createPushSender(config.firebaseCredentials, logger), logger, { maxAttempts: config.pushMaxAttempts, batchSize: config.pushBatchSize });
   await new Promise<void>((resolve) => gateway.server.listen(config.port, resolve));
   const { port } = gateway.server.address() as AddressInfo;
-  logger.info({ port }, `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1)`);
+  logger.info({ port, role: config.role }, config.role === 'worker' ? `listening on http://localhost:${port} (worker: /healthz, /readyz only)` : `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1)`);
   if (gateway.metricsServer) {
     await new Promise<void>((resolve) => gateway.metricsServer!.listen(config.metricsPort, resolve));
     logger.info({ port: config.metricsPort }, 'metrics on their own port (/metrics)');
@@ -71,9 +75,14 @@ async function start(config: Config, logger: Logger): Promise<void> {
 
   await prepareDatabase(db, config, logger);
   gateway.setReady(true);
-  pushOutbox.start(config.pushWorkerIntervalMs);
-  services.audit.start(config.auditSealIntervalMs, config.auditRetentionDays, logger);
-  logger.info('ready');
+  const jobs: string[] = [];
+  if (config.role !== 'api') {
+    pushOutbox.start(config.pushWorkerIntervalMs);
+    services.audit.start(config.auditSealIntervalMs, config.auditRetentionDays, logger);
+    if (config.pushWorkerIntervalMs > 0) jobs.push('push outbox');
+    if (config.auditSealIntervalMs > 0) jobs.push('audit sealer');
+  }
+  logger.info({ role: config.role, jobs }, 'ready');
 }
 
 main().catch((err: unknown) => {

@@ -1,11 +1,11 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { DEMO_EMAILS, DEMO_PASSWORD } from '../src/db/seed';
 import { fromRoot } from '../src/paths';
+import { freePort } from './support/nginx';
 import { withDatabase } from './support/template';
 
 /** The README's production block, verbatim: the fenced block after the `production-path` marker. */
@@ -14,15 +14,6 @@ function readmeProductionBlock(): string {
   const block = /<!-- production-path[^>]*-->\s*```sh\n([\s\S]*?)```/.exec(readme);
   if (!block) throw new Error('README.md has no production-path block');
   return block[1];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 describe('the README production block', () => {

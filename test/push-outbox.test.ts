@@ -15,8 +15,6 @@ let t: TestGateway;
 let userId: number;
 let counter = 0;
 const logger = createLogger('silent');
-const T0 = new Date(Date.UTC(2031, 0, 1));
-const at = (ms: number) => new Date(T0.getTime() + ms);
 
 /** Records every send; answers what `decide` says for it (sent by default). */
 class FakeSender implements PushSender {
@@ -40,7 +38,27 @@ afterAll(() => t.close());
 beforeEach(() => t.db.prisma.pushDelivery.deleteMany());
 
 const prisma = () => t.db.prisma;
-const outbox = (sender: PushSender, maxAttempts = 3) => new PushOutbox(prisma(), sender, logger, { maxAttempts, baseBackoffMs: 1000, leaseMs: 60_000, batchSize: 50 });
+const BACKOFF_MS = 600_000;
+const LEASE_MS = 60_000;
+const outbox = (sender: PushSender, maxAttempts = 3) => new PushOutbox(prisma(), sender, logger, { maxAttempts, baseBackoffMs: BACKOFF_MS, leaseMs: LEASE_MS, batchSize: 50 });
+
+/**
+ * The outbox reads only the database's clock, so the tests move the token's rows into the past
+ * instead of moving a clock forward: due times and leases `ms` earlier are `ms` later for the worker.
+ */
+const elapse = (token: string, ms: number) =>
+  prisma().$executeRaw`UPDATE push_deliveries SET next_attempt_at = next_attempt_at - ${ms}::int * interval '1 millisecond',
+    locked_until = locked_until - ${ms}::int * interval '1 millisecond' WHERE token = ${token}`;
+/** How far ahead of the database's now a row's time is, ms. */
+const aheadOfDb = async (time: 'next_attempt_at' | 'locked_until', id: number) => {
+  const [row] = await prisma().$queryRawUnsafe<{ ms: number }[]>(`SELECT (extract(epoch FROM ${time} - now()) * 1000)::float8 AS ms FROM push_deliveries WHERE id = $1`, id);
+  return row.ms;
+};
+/** A time set from the database's now `ms` ahead, read back a moment later (a busy machine: up to 10 s). */
+const expectAhead = (actual: number, ms: number) => {
+  expect(actual).toBeLessThanOrEqual(ms);
+  expect(actual).toBeGreaterThan(ms - 10_000);
+};
 
 /** Queues `n` SYSTEM notifications through notify() for the user's only device token (a fresh one); answers the token. */
 async function queue(n = 1): Promise<string> {
@@ -50,7 +68,6 @@ async function queue(n = 1): Promise<string> {
   await prisma().$transaction((tx) =>
     notify(tx, ...Array.from({ length: n }, (_, i) => ({ userId, type: NotificationType.SYSTEM, title: `Hello ${i}`, body: 'Body', data: { payoutId: 7, note: null } }))),
   );
-  // Due at T0 (the rows default to the real now, which is before T0).
   return token;
 }
 const rows = (token: string) => prisma().pushDelivery.findMany({ where: { token }, orderBy: { id: 'asc' } });
@@ -59,32 +76,39 @@ describe('PushOutbox.drainOnce', () => {
   it('sends each due delivery once and marks it SENT', async () => {
     const token = await queue(2);
     const sender = new FakeSender();
-    const result = await outbox(sender).drainOnce(T0);
+    const result = await outbox(sender).drainOnce();
     expect(result).toMatchObject({ claimed: 2, sent: 2, retried: 0, failed: 0 });
     expect(sender.sent.map((m) => m.token)).toEqual([token, token]);
     expect(sender.sent[0]).toMatchObject({ type: 'SYSTEM', title: 'Hello 0', body: 'Body', data: { payoutId: '7', type: 'system', notificationId: expect.any(String) } });
-    for (const r of await rows(token)) expect(r).toMatchObject({ status: PushStatus.SENT, attempts: 1, sentAt: T0, lockedUntil: null });
-    expect(await outbox(sender).drainOnce(at(3_600_000))).toMatchObject({ claimed: 0 });
+    for (const r of await rows(token)) expect(r).toMatchObject({ status: PushStatus.SENT, attempts: 1, sentAt: expect.any(Date), lockedUntil: null });
+    await elapse(token, 3_600_000);
+    expect(await outbox(sender).drainOnce()).toMatchObject({ claimed: 0 });
     expect(sender.sent).toHaveLength(2);
   });
 
-  it('retries a transient failure with exponential back-off, then FAILED after the max attempts', async () => {
+  it('retries a transient failure with exponential back-off (on the database clock), then FAILED after the max attempts', async () => {
     const token = await queue();
     const sender = new FakeSender(() => ({ status: 'retry', error: 'unavailable' }));
     const box = outbox(sender, 3);
-    expect(await box.drainOnce(T0)).toMatchObject({ retried: 1 });
+    expect(await box.drainOnce()).toMatchObject({ retried: 1 });
     let [row] = await rows(token);
-    expect(row).toMatchObject({ status: PushStatus.PENDING, attempts: 1, lastError: 'unavailable', nextAttemptAt: at(1000), lockedUntil: null });
+    expect(row).toMatchObject({ status: PushStatus.PENDING, attempts: 1, lastError: 'unavailable', lockedUntil: null });
+    expectAhead(await aheadOfDb('next_attempt_at', row.id), BACKOFF_MS);
     // Not due yet: nothing is sent before the back-off is over.
-    expect(await box.drainOnce(at(999))).toMatchObject({ claimed: 0 });
-    expect(await box.drainOnce(at(1000))).toMatchObject({ retried: 1 });
+    await elapse(token, BACKOFF_MS - 20_000);
+    expect(await box.drainOnce()).toMatchObject({ claimed: 0 });
+    await elapse(token, 20_000);
+    expect(await box.drainOnce()).toMatchObject({ retried: 1 });
     [row] = await rows(token);
-    expect(row).toMatchObject({ status: PushStatus.PENDING, attempts: 2, nextAttemptAt: at(1000 + 2000) });
-    expect(await box.drainOnce(at(3000))).toMatchObject({ failed: 1 });
+    expect(row).toMatchObject({ status: PushStatus.PENDING, attempts: 2 });
+    expectAhead(await aheadOfDb('next_attempt_at', row.id), 2 * BACKOFF_MS);
+    await elapse(token, 2 * BACKOFF_MS);
+    expect(await box.drainOnce()).toMatchObject({ failed: 1 });
     [row] = await rows(token);
     expect(row).toMatchObject({ status: PushStatus.FAILED, attempts: 3, lastError: 'unavailable', sentAt: null });
     expect(sender.sent).toHaveLength(3);
-    expect(await box.drainOnce(at(86_400_000))).toMatchObject({ claimed: 0 });
+    await elapse(token, 86_400_000);
+    expect(await box.drainOnce()).toMatchObject({ claimed: 0 });
   });
 
   it('a thrown error is a transient failure; a later success is SENT', async () => {
@@ -94,16 +118,17 @@ describe('PushOutbox.drainOnce', () => {
       if (++calls === 1) throw new Error('socket hang up');
       return { status: 'sent' };
     });
-    await outbox(sender).drainOnce(T0);
+    await outbox(sender).drainOnce();
     expect((await rows(token))[0]).toMatchObject({ status: PushStatus.PENDING, lastError: 'socket hang up' });
-    await outbox(sender).drainOnce(at(1000));
-    expect((await rows(token))[0]).toMatchObject({ status: PushStatus.SENT, attempts: 2, sentAt: at(1000) });
+    await elapse(token, BACKOFF_MS);
+    await outbox(sender).drainOnce();
+    expect((await rows(token))[0]).toMatchObject({ status: PushStatus.SENT, attempts: 2, sentAt: expect.any(Date) });
   });
 
   it('an invalid token fails the delivery at once, forgets the token and fails its other queued pushes', async () => {
     const token = await queue(3);
     const sender = new FakeSender(() => ({ status: 'failed', error: 'messaging/registration-token-not-registered', invalidToken: true }));
-    await new PushOutbox(prisma(), sender, logger, { batchSize: 1 }).drainOnce(T0);
+    await new PushOutbox(prisma(), sender, logger, { batchSize: 1 }).drainOnce();
     expect(sender.sent).toHaveLength(1);
     expect((await rows(token)).map((r) => r.status)).toEqual([PushStatus.FAILED, PushStatus.FAILED, PushStatus.FAILED]);
     expect(await prisma().deviceToken.count({ where: { token } })).toBe(0);
@@ -111,7 +136,7 @@ describe('PushOutbox.drainOnce', () => {
 
   it('a permanent failure that is not about the token keeps the token', async () => {
     const token = await queue();
-    await outbox(new FakeSender(() => ({ status: 'failed', error: 'messaging/invalid-argument', invalidToken: false }))).drainOnce(T0);
+    await outbox(new FakeSender(() => ({ status: 'failed', error: 'messaging/invalid-argument', invalidToken: false }))).drainOnce();
     expect((await rows(token))[0]).toMatchObject({ status: PushStatus.FAILED, attempts: 1 });
     expect(await prisma().deviceToken.count({ where: { token } })).toBe(1);
   });
@@ -120,57 +145,97 @@ describe('PushOutbox.drainOnce', () => {
     const token = await queue();
     await prisma().deviceToken.deleteMany({ where: { token } });
     const sender = new FakeSender();
-    expect(await outbox(sender).drainOnce(T0)).toMatchObject({ claimed: 1, failed: 1 });
+    expect(await outbox(sender).drainOnce()).toMatchObject({ claimed: 1, failed: 1 });
     expect(sender.sent).toHaveLength(0);
     expect((await rows(token))[0]).toMatchObject({ status: PushStatus.FAILED, lastError: 'device token no longer registered to the user' });
   });
 });
 
+/** A sender whose first send never settles, as if its process stopped mid-send; `started` resolves when it is called. */
+function dyingSender() {
+  let started!: () => void;
+  const sending = new Promise<void>((resolve) => (started = resolve));
+  const sender = new FakeSender(() => {
+    started();
+    return new Promise<PushResult>(() => undefined);
+  });
+  return { sender, sending };
+}
+
 describe('crash safety (at most once)', () => {
   it('a SENDING delivery whose lease expired is FAILED, never sent again; one still leased is left alone', async () => {
     const token = await queue(2);
     const [expired, leased] = await rows(token);
-    await prisma().pushDelivery.update({ where: { id: expired.id }, data: { status: PushStatus.SENDING, attempts: 1, lockedUntil: at(-1) } });
-    await prisma().pushDelivery.update({ where: { id: leased.id }, data: { status: PushStatus.SENDING, attempts: 1, lockedUntil: at(1) } });
+    await prisma().$executeRaw`UPDATE push_deliveries SET status = 'SENDING', attempts = 1, locked_until = now() - interval '1 second' WHERE id = ${expired.id}`;
+    await prisma().$executeRaw`UPDATE push_deliveries SET status = 'SENDING', attempts = 1, locked_until = now() + interval '1 minute' WHERE id = ${leased.id}`;
     const sender = new FakeSender();
-    expect(await outbox(sender).drainOnce(T0)).toMatchObject({ abandoned: 1, claimed: 0 });
+    expect(await outbox(sender).drainOnce()).toMatchObject({ abandoned: 1, claimed: 0 });
     expect(sender.sent).toHaveLength(0);
     const after = await rows(token);
     expect(after[0]).toMatchObject({ status: PushStatus.FAILED, lastError: CRASH_ERROR, attempts: 1 });
-    expect(after[1]).toMatchObject({ status: PushStatus.SENDING, lockedUntil: at(1) });
+    expect(after[1]).toMatchObject({ status: PushStatus.SENDING, lockedUntil: (await prisma().pushDelivery.findUniqueOrThrow({ where: { id: leased.id } })).lockedUntil });
   });
 
   it('a worker that dies between claiming and recording leaves the row to be failed, not resent', async () => {
     const token = await queue();
-    // The sender "dies": its promise never settles, as if the process stopped mid-send.
-    let started!: () => void;
-    const sending = new Promise<void>((resolve) => (started = resolve));
-    const dying = new FakeSender(() => {
-      started();
-      return new Promise<PushResult>(() => undefined);
-    });
-    void outbox(dying).drainOnce(T0);
-    await sending;
-    expect((await rows(token))[0]).toMatchObject({ status: PushStatus.SENDING, attempts: 1, lockedUntil: at(60_000) });
+    const dying = dyingSender();
+    void outbox(dying.sender).drainOnce();
+    await dying.sending;
+    const [claimed] = await rows(token);
+    expect(claimed).toMatchObject({ status: PushStatus.SENDING, attempts: 1 });
+    expectAhead(await aheadOfDb('locked_until', claimed.id), LEASE_MS);
     const survivor = new FakeSender();
-    expect(await outbox(survivor).drainOnce(at(30_000))).toMatchObject({ abandoned: 0, claimed: 0 });
-    expect(await outbox(survivor).drainOnce(at(60_001))).toMatchObject({ abandoned: 1, claimed: 0 });
+    await elapse(token, LEASE_MS / 2);
+    expect(await outbox(survivor).drainOnce()).toMatchObject({ abandoned: 0, claimed: 0 });
+    await elapse(token, LEASE_MS / 2 + 1);
+    expect(await outbox(survivor).drainOnce()).toMatchObject({ abandoned: 1, claimed: 0 });
     expect(survivor.sent).toHaveLength(0);
     expect((await rows(token))[0]).toMatchObject({ status: PushStatus.FAILED, lastError: CRASH_ERROR });
   });
 
-  it('two workers draining concurrently never send the same delivery twice', async () => {
-    const token = await queue(40);
-    const a = new FakeSender();
-    const b = new FakeSender();
-    const opts = { batchSize: 7, leaseMs: 60_000 };
-    const boxA = new PushOutbox(prisma(), a, logger, opts);
-    const boxB = new PushOutbox(prisma(), b, logger, opts);
-    for (let i = 0; i < 10; i++) await Promise.all([boxA.drainOnce(T0), boxB.drainOnce(T0)]);
-    const sent = [...a.sent, ...b.sent].map((m) => m.data.notificationId);
-    expect(sent).toHaveLength(40);
-    expect(new Set(sent).size).toBe(40);
-    expect((await rows(token)).every((r) => r.status === PushStatus.SENT && r.attempts === 1)).toBe(true);
+  // PostgreSQL only: PGlite runs inside this process and reads this process's Date, so there the
+  // database's clock is the worker's (and only one process can open it anyway).
+  if (process.env.TEST_DATABASE_URL) {
+    it("a worker whose clock runs a day ahead cannot take over a live lease: leases are on the database's clock", async () => {
+      const token = await queue();
+      const dying = dyingSender();
+      void outbox(dying.sender).drainOnce();
+      await dying.sending;
+      // Only Date is faked (timers stay real, the database driver needs them): this process now believes it is tomorrow.
+      jest.useFakeTimers({ now: Date.now() + 86_400_000, doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+      try {
+        expect(new Date().getTime()).toBeGreaterThan((await rows(token))[0].lockedUntil!.getTime() + 3_600_000);
+        const skewed = new FakeSender();
+        expect(await outbox(skewed).drainOnce()).toMatchObject({ abandoned: 0, claimed: 0 });
+        expect(skewed.sent).toHaveLength(0);
+        expect((await rows(token))[0]).toMatchObject({ status: PushStatus.SENDING, attempts: 1 });
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+  }
+
+  it('two workers with their own connection pools draining concurrently send each push exactly once', async () => {
+    const token = await queue(60);
+    const twin = await t.twin();
+    try {
+      const a = new FakeSender();
+      const b = new FakeSender();
+      const opts = { batchSize: 7, leaseMs: 60_000 };
+      const boxA = new PushOutbox(prisma(), a, logger, opts);
+      const boxB = new PushOutbox(twin.db.prisma, b, logger, opts);
+      // Both drain until the outbox is empty; neither waits for the other's pass.
+      const drain = async (box: PushOutbox) => {
+        while ((await box.drainOnce()).claimed > 0);
+      };
+      await Promise.all([drain(boxA), drain(boxB), drain(boxA), drain(boxB)]);
+      const sent = [...a.sent, ...b.sent].map((m) => m.data.notificationId);
+      expect(sent).toHaveLength(60);
+      expect(new Set(sent).size).toBe(60);
+      expect((await rows(token)).every((r) => r.status === PushStatus.SENT && r.attempts === 1)).toBe(true);
+    } finally {
+      await twin.close();
+    }
   });
 });
 

@@ -2,10 +2,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { Client } from 'pg';
 import { MIGRATIONS_DIR } from '../src/db/migrate';
-import { startEntry } from './support/entry-process';
-import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './support/template';
+import { childDatabase, startEntry } from './support/entry-process';
 
 const migrationNames = () => readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 
@@ -53,24 +51,6 @@ async function register(port: number, email: string): Promise<string> {
   return ((await res.json()) as { data: { access_token: string } }).data.access_token;
 }
 
-/**
- * The database for a child gateway: on a PostgreSQL run a copy of the test template (requests then
- * really are in flight when the signal arrives: PGlite answers them one at a time in the gateway's own
- * thread), else the embedded database in `dataDir`.
- */
-async function childDatabase(dataDir: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
-  if (info?.kind !== 'postgres') return { env: { DATA_DIR: dataDir }, drop: async () => undefined };
-  const name = `gateway_shutdown_${process.pid}`;
-  const admin = async (sql: string) => {
-    const c = new Client({ connectionString: info.serverUrl });
-    await c.connect();
-    await c.query(sql).finally(() => c.end());
-  };
-  await admin(`CREATE DATABASE ${name} TEMPLATE ${info.location}`);
-  return { env: { DATABASE_URL: withDatabase(info.serverUrl!, name) }, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 describe('process lifecycle', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-lifecycle-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -94,7 +74,7 @@ describe('process lifecycle', () => {
   }, PROCESS_TEST_MS);
 
   it('on SIGTERM with 200 writes in flight answers every fully sent request completely, then exits 0', async () => {
-    const db = await childDatabase(dataDir);
+    const db = await childDatabase(dataDir, 'shutdown');
     try {
       // Generous connect and drain bounds: the requests wait for the pool instead of failing fast, and
       // the drain's bound is not what is under test (a busy machine may need long for 200 writes).

@@ -404,11 +404,11 @@ export class AuditService {
 
   /**
    * Retention: removes the sealed prefix older than `days` days through audit_prune(), the one
-   * path the append-only trigger lets through; returns the number of events removed.
+   * path the append-only trigger lets through; returns the number of events removed. The cutoff is
+   * on the database's clock, so workers whose clocks drift agree on it.
    */
-  async prune(days: number, now = new Date()): Promise<number> {
-    const cutoff = new Date(now.getTime() - days * 86_400_000);
-    const [row] = await this.prisma.$queryRaw<{ removed: string }[]>`SELECT audit_prune(${cutoff}::timestamptz)::text AS removed`;
+  async prune(days: number): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<{ removed: string }[]>`SELECT audit_prune(now() - ${days}::int * interval '1 day')::text AS removed`;
     return Number(row.removed);
   }
 

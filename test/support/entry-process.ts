@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { Client } from 'pg';
 import { fromRoot } from '../../src/paths';
+import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './template';
 
 export type LogLine = Record<string, unknown>;
 
@@ -37,4 +39,24 @@ export function startEntry(env: Record<string, string>) {
         void exited.then((code) => reject(new Error(`exited (${code}) before the expected log line; stderr: ${stderr}`)));
       }),
   };
+}
+
+/**
+ * The database for a child gateway: on a PostgreSQL run a copy of the test template named after
+ * `label` (requests then really run concurrently: PGlite answers them one at a time in the gateway's
+ * own thread, and only one process can open it), else the embedded database in `dataDir`.
+ */
+export async function childDatabase(dataDir: string, label: string): Promise<{ env: Record<string, string>; url?: string; drop: () => Promise<void> }> {
+  const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
+  if (info?.kind !== 'postgres') return { env: { DATA_DIR: dataDir }, drop: async () => undefined };
+  const name = `gateway_${label}_${process.pid}`;
+  const admin = async (sql: string) => {
+    const c = new Client({ connectionString: info.serverUrl });
+    await c.connect();
+    await c.query(sql).finally(() => c.end());
+  };
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${name} TEMPLATE ${info.location}`);
+  const url = withDatabase(info.serverUrl!, name);
+  return { env: { DATABASE_URL: url }, url, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

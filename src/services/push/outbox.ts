@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Prisma } from '../../db/database';
-import type { Prisma as PrismaNs } from '../../generated/prisma/client';
+import { Prisma as PrismaNs } from '../../generated/prisma/client';
 import { PushStatus, type NotificationType } from '../../generated/prisma/enums';
 import type { PushMessage, PushResult, PushSender } from './sender';
 
@@ -80,31 +80,38 @@ export class PushOutbox {
     return Math.min(this.baseBackoffMs * 2 ** Math.max(attempts - 1, 0), this.maxBackoffMs);
   }
 
-  /** One pass at the clock `now`: fail abandoned claims, claim a batch, send it, record each outcome. */
-  async drainOnce(now: Date): Promise<DrainResult> {
-    const abandoned = await this.prisma.pushDelivery.updateMany({
-      where: { status: PushStatus.SENDING, lockedUntil: { lt: now } },
-      data: { status: PushStatus.FAILED, lastError: CRASH_ERROR, lockedUntil: null },
-    });
-    const rows = await this.claim(now);
-    const result: DrainResult = { claimed: rows.length, sent: 0, retried: 0, failed: 0, abandoned: abandoned.count };
+  /**
+   * One pass: fail abandoned claims, claim a batch, send it, record each outcome. Every time it
+   * compares or sets (lease, due time, back-off, sent at) is the database's now(), never this
+   * process's clock: workers on several machines agree on when a lease ends however their clocks drift.
+   */
+  async drainOnce(): Promise<DrainResult> {
+    const abandoned = await this.prisma.$executeRaw`
+      UPDATE push_deliveries SET status = 'FAILED', last_error = ${CRASH_ERROR}, locked_until = NULL
+      WHERE status = 'SENDING' AND locked_until < now()`;
+    const rows = await this.claim();
+    const result: DrainResult = { claimed: rows.length, sent: 0, retried: 0, failed: 0, abandoned };
     const outcomes = await Promise.all(rows.map(async (row) => ({ row, outcome: await this.send(row) })));
     const sentIds = outcomes.filter((o) => o.outcome.status === 'sent').map((o) => o.row.id);
     if (sentIds.length) {
-      await this.prisma.pushDelivery.updateMany({ where: { id: { in: sentIds }, status: PushStatus.SENDING }, data: { status: PushStatus.SENT, sentAt: now, lockedUntil: null, lastError: null } });
+      await this.prisma.$executeRaw`
+        UPDATE push_deliveries SET status = 'SENT', sent_at = now(), locked_until = NULL, last_error = NULL
+        WHERE id IN (${PrismaNs.join(sentIds)}) AND status = 'SENDING'`;
     }
     result.sent = sentIds.length;
     for (const { row, outcome } of outcomes) {
       if (outcome.status === 'sent') continue;
       const retry = outcome.status === 'retry' && row.attempts < this.maxAttempts;
-      await this.prisma.pushDelivery.updateMany({
-        where: { id: row.id, status: PushStatus.SENDING },
-        data: retry
-          ? { status: PushStatus.PENDING, lockedUntil: null, lastError: outcome.error, nextAttemptAt: new Date(now.getTime() + this.backoffMs(row.attempts)) }
-          : { status: PushStatus.FAILED, lockedUntil: null, lastError: outcome.error },
-      });
-      if (retry) result.retried++;
-      else result.failed++;
+      if (retry) {
+        await this.prisma.$executeRaw`
+          UPDATE push_deliveries SET status = 'PENDING', locked_until = NULL, last_error = ${outcome.error},
+                 next_attempt_at = now() + ${this.backoffMs(row.attempts)}::int * interval '1 millisecond'
+          WHERE id = ${row.id} AND status = 'SENDING'`;
+        result.retried++;
+      } else {
+        await this.prisma.pushDelivery.updateMany({ where: { id: row.id, status: PushStatus.SENDING }, data: { status: PushStatus.FAILED, lockedUntil: null, lastError: outcome.error } });
+        result.failed++;
+      }
       if (outcome.status === 'failed' && outcome.invalidToken) await this.forgetToken(row.token);
     }
     if (rows.length) this.logger.info({ push: { sender: this.sender.name, ...result } }, 'push outbox drained');
@@ -116,7 +123,7 @@ export class PushOutbox {
     if (intervalMs <= 0 || this.timer) return;
     this.timer = setInterval(() => {
       if (this.running) return;
-      this.running = this.drainOnce(new Date())
+      this.running = this.drainOnce()
         .catch((err: unknown) => this.logger.error({ err }, 'push outbox drain failed'))
         .finally(() => (this.running = undefined));
     }, intervalMs);
@@ -134,14 +141,13 @@ export class PushOutbox {
    * Claims up to batchSize due deliveries in one statement (SKIP LOCKED: a row another worker is
    * claiming is passed over, not waited for) and reads what to send with them.
    */
-  private claim(now: Date): Promise<ClaimedRow[]> {
-    const leaseEnd = new Date(now.getTime() + this.leaseMs);
+  private claim(): Promise<ClaimedRow[]> {
     return this.prisma.$queryRaw<ClaimedRow[]>`
       WITH claimed AS (
-        UPDATE push_deliveries SET status = 'SENDING', locked_until = ${leaseEnd}, attempts = attempts + 1
+        UPDATE push_deliveries SET status = 'SENDING', locked_until = now() + ${this.leaseMs}::int * interval '1 millisecond', attempts = attempts + 1
         WHERE id IN (
           SELECT id FROM push_deliveries
-          WHERE status = 'PENDING' AND next_attempt_at <= ${now}
+          WHERE status = 'PENDING' AND next_attempt_at <= now()
           ORDER BY id LIMIT ${this.batchSize}::int
           FOR UPDATE SKIP LOCKED
         )

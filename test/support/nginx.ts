@@ -1,0 +1,127 @@
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A port free on loopback right now (for a server that cannot be told to take port 0). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const SBIN = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'];
+
+function findNginx(): string | undefined {
+  const onPath = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' }).stdout.trim();
+  return onPath || SBIN.find((p) => spawnSync(p, ['-v']).status === 0);
+}
+
+/**
+ * The nginx binary, installed from the distribution's packages when missing (nginx-light, else
+ * nginx): the cluster test runs behind a real load balancer, not a stand-in written for the test.
+ */
+export function ensureNginx(): string {
+  const found = findNginx();
+  if (found) return found;
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = (pkg: string) => spawnSync('apt-get', ['install', '-y', '--no-install-recommends', pkg], { env, stdio: 'ignore' }).status === 0;
+  if (!install('nginx-light') && !install('nginx')) {
+    execFileSync('apt-get', ['update'], { env, stdio: 'ignore' });
+    if (!install('nginx-light')) execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx'], { env, stdio: 'ignore' });
+  }
+  const installed = findNginx();
+  if (!installed) throw new Error('nginx is not installed and apt-get could not install it');
+  return installed;
+}
+
+/**
+ * The load balancer's configuration: round-robin over `upstreams`, the client's address passed on in
+ * X-Forwarded-For. Retries are nginx's defaults, spelled out: a request goes to the next instance
+ * after a connection error or timeout, but a POST (non-idempotent) only when it was never sent to
+ * the failed instance (`non_idempotent` is deliberately absent) — a write is never done twice.
+ */
+export function nginxConfig(dir: string, listenPort: number, upstreams: number[]): string {
+  const temp = (name: string) => path.join(dir, name);
+  return `
+daemon off;
+master_process on;
+worker_processes 1;
+pid ${temp('nginx.pid')};
+error_log stderr warn;
+${process.getuid?.() === 0 ? 'user root;' : ''}
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${temp('body')};
+  proxy_temp_path ${temp('proxy')};
+  fastcgi_temp_path ${temp('fastcgi')};
+  uwsgi_temp_path ${temp('uwsgi')};
+  scgi_temp_path ${temp('scgi')};
+  client_max_body_size 20m;
+  upstream gateways {
+${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`).join('\n')}
+  }
+  server {
+    listen 127.0.0.1:${listenPort};
+    location / {
+      proxy_pass http://gateways;
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_next_upstream error timeout;
+      proxy_next_upstream_tries 3;
+      proxy_connect_timeout 2s;
+      proxy_read_timeout 60s;
+    }
+  }
+}
+`;
+}
+
+/** Writes the configuration into a fresh temporary directory; answers the directory and the file. */
+export function writeNginxConfig(listenPort: number, upstreams: number[]): { dir: string; file: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cluster-nginx-'));
+  // nginx's workers may run as another user: they write request bodies under these directories.
+  chmodSync(dir, 0o755);
+  for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
+    mkdirSync(path.join(dir, sub));
+    chmodSync(path.join(dir, sub), 0o777);
+  }
+  const file = path.join(dir, 'nginx.conf');
+  writeFileSync(file, nginxConfig(dir, listenPort, upstreams));
+  return { dir, file };
+}
+
+/** nginx in the foreground as a child process on `upstreams`; resolves once it answers on its port. */
+export async function startNginx(binary: string, upstreams: number[]) {
+  const port = await freePort();
+  const { dir, file } = writeNginxConfig(port, upstreams);
+  const child = spawn(binary, ['-e', 'stderr', '-p', dir, '-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  // Up once it accepts a connection (a refused connection is the only failure that means "not yet").
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${stderr}`);
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGQUIT');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
