@@ -29,6 +29,7 @@ import { routeTable } from './rest/routes';
 import { buildGatewaySchema } from './schema/build';
 import type { Services } from './services';
 import { closeRedis } from './services/redis';
+import { trustedDocuments } from './trusted-documents';
 import { graphqlUploads } from './uploads';
 
 const DOCS_PAGE = `<!doctype html>
@@ -153,8 +154,10 @@ export async function createGateway(config: Config, db: Database, services: Serv
 
   const whenReady = (_req: Request, res: Response, next: NextFunction) => (migrated ? next() : sendError(res, new ServiceUnavailableError(), logger));
 
+  const trusted = trustedDocuments(config.trustedDocuments, services);
   const apollo = new ApolloServer<Context>({
     schema,
+    persistedQueries: trusted.persistedQueries,
     // Analysts explore in Apollo Sandbox, in production too; limitsPlugin refuses introspection to others there.
     introspection: true,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
@@ -185,8 +188,9 @@ export async function createGateway(config: Config, db: Database, services: Serv
     whenReady,
     graphqlUploads(services, uploads),
     graphqlJson,
+    ...trusted.handlers,
     expressMiddleware(apollo, {
-      // A multipart request was authenticated before its body was read (graphqlUploads): that context is reused.
+      // A context built before Apollo (graphqlUploads for multipart, TRUSTED_DOCUMENTS=only) is reused.
       context: async ({ req, res }) =>
         (res.locals.context as Context | undefined) ?? buildContext(services, req.headers.authorization, requestMeta(req)).catch((err: unknown) => Promise.reject(withHttpStatus(err))),
     }),
