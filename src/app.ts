@@ -16,6 +16,7 @@ import { buildContext, requestMeta, type Context } from './context';
 import type { Database } from './db/database';
 import { DatabaseHealth } from './db/health';
 import { AppError, HttpError, NotFoundError, ServiceUnavailableError, UnauthenticatedError, normalizeError } from './errors';
+import { graphiqlRouter } from './graphiql';
 import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { HttpDrainer } from './http-drain';
 import { idempotencyPlugin } from './idempotency.plugin';
@@ -130,7 +131,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
-  // CSP is off: this serves JSON, plus Apollo Sandbox and the API reference page, which load their own scripts.
+  // CSP is off here: this serves JSON, plus Apollo Sandbox and the API reference page, which load their
+  // own scripts. /graphiql sets its own strict one (src/graphiql.ts).
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(pinoHttp({ logger, genReqId: requestIdFor, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }));
   app.use(requestIdScope);
@@ -201,6 +203,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
   // Interactive reference: Swagger UI from the installed swagger-ui-dist package, no CDN.
   app.get('/api/v1/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   app.get('/api/v1/docs/:file', (req, res, next) => (DOCS_ASSETS.has(req.params.file) ? res.sendFile(req.params.file, { root: getAbsoluteFSPath() }) : next()));
+  // GraphiQL from the gateway's own files (offline, firewalls); Apollo Sandbox stays at /graphql.
+  app.use('/graphiql', graphiqlRouter());
   app.get('/api/v1/downloads/:token', whenReady, createDownloadHandler(services));
   app.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services, uploads));
   app.use((_req: Request, res: Response) => sendError(res, HttpError.routeNotFound(), logger));
