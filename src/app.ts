@@ -156,7 +156,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
 
   const whenReady = (_req: Request, res: Response, next: NextFunction) => (migrated ? next() : sendError(res, new ServiceUnavailableError(), logger));
 
-  const trusted = trustedDocuments(config.trustedDocuments, services);
+  const trusted = trustedDocuments(config.trustedDocuments, services, logger);
   const apollo = new ApolloServer<Context>({
     schema,
     persistedQueries: trusted.persistedQueries,

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import type { ApolloServerOptions } from '@apollo/server';
 import { InMemoryLRUCache, PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyvaluecache';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
 import type { TrustedDocumentsMode } from './config';
 import { buildContext, requestMeta, type Context } from './context';
-import { PersistedDocumentError } from './errors';
+import { AppError, PersistedDocumentError, normalizeError } from './errors';
 import { isStaff } from './graphql-limits';
 import { fromRoot } from './paths';
 import type { Services } from './services';
@@ -48,7 +49,7 @@ function requestSource(req: Request): { query?: unknown; extensions?: { persiste
  * by id, checked before Apollo parses anything, so a refused document is never parsed, validated or
  * costed. The context built here (the one context builder) is the one the operation runs with.
  */
-function onlyManifestDocuments(documents: Map<string, string>, services: Services): RequestHandler {
+function onlyManifestDocuments(documents: Map<string, string>, services: Services, logger: Logger): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const context: Context = res.locals.context ?? (await buildContext(services, req.headers.authorization, requestMeta(req)));
@@ -63,7 +64,10 @@ function onlyManifestDocuments(documents: Map<string, string>, services: Service
       if (!documents.has(id)) throw PersistedDocumentError.notFound();
       next();
     } catch (err) {
-      next(err);
+      // Authentication failed (the database, say): answered as Apollo's context builder would be.
+      const e = normalizeError(err);
+      if (!(err instanceof AppError)) logger.error({ err }, 'trusted documents: building the context failed');
+      next(e);
     }
   };
 }
@@ -73,9 +77,9 @@ function onlyManifestDocuments(documents: Map<string, string>, services: Service
  * the handlers that go before Apollo on /graphql. The REST face runs its own fixed documents
  * in-process (src/rest/route.ts), outside Apollo, and is not affected.
  */
-export function trustedDocuments(mode: TrustedDocumentsMode, services: Services): Pick<ApolloServerOptions<Context>, 'persistedQueries'> & { handlers: RequestHandler[] } {
+export function trustedDocuments(mode: TrustedDocumentsMode, services: Services, logger: Logger): Pick<ApolloServerOptions<Context>, 'persistedQueries'> & { handlers: RequestHandler[] } {
   if (mode === 'off') return { handlers: [] };
   const documents = loadPersistedDocuments();
   const persistedQueries = { cache: manifestCache(documents, mode === 'allow' ? new InMemoryLRUCache<string>() : undefined) };
-  return { persistedQueries, handlers: mode === 'only' ? [onlyManifestDocuments(documents, services)] : [] };
+  return { persistedQueries, handlers: mode === 'only' ? [onlyManifestDocuments(documents, services, logger)] : [] };
 }

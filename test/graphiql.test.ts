@@ -7,6 +7,9 @@ import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harne
 /** The visible editor of GraphiQL's tools pane (variables and headers share it; one is hidden). */
 const HEADERS_EDITOR = '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror';
 
+/** A CodeMirror 5 editor's host element (GraphiQL 4's editors). */
+type CodeMirrorHost = { CodeMirror: { getValue(): string; setValue(value: string): void } };
+
 let t: TestGateway;
 let origin: string;
 let browser: Browser;
@@ -59,21 +62,14 @@ describe('GraphiQL in a browser', () => {
       await page.goto(`${origin}/graphiql`);
       await page.locator('.graphiql-container .graphiql-query-editor .CodeMirror').waitFor();
       // The headers tab is open, prefilled with the Authorization template.
-      await page.locator(HEADERS_EDITOR).waitFor();
-      const editorValue = (selector: string) => page.evaluate((s) => (document.querySelector(s) as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue(), selector);
-      expect(await editorValue(HEADERS_EDITOR)).toBe(GRAPHIQL_DEFAULT_HEADERS);
+      const headers = page.locator(HEADERS_EDITOR);
+      expect(await headers.evaluate((el) => (el as unknown as CodeMirrorHost).CodeMirror.getValue())).toBe(GRAPHIQL_DEFAULT_HEADERS);
 
       // Set the token and the query the way a user's edits do (CodeMirror's own API; typing would auto-close quotes).
-      await page.evaluate(
-        ([selector, headerText, query]) => {
-          const editor = (s: string) => (document.querySelector(s) as unknown as { CodeMirror: { setValue(v: string): void } }).CodeMirror;
-          editor(selector).setValue(headerText);
-          editor('.graphiql-query-editor .CodeMirror').setValue(query);
-        },
-        [HEADERS_EDITOR, JSON.stringify({ Authorization: `Bearer ${token}` }), '{ me { email role } }'] as const,
-      );
+      await headers.evaluate((el, text) => (el as unknown as CodeMirrorHost).CodeMirror.setValue(text), JSON.stringify({ Authorization: `Bearer ${token}` }));
+      await page.locator('.graphiql-query-editor .CodeMirror').evaluate((el, text) => (el as unknown as CodeMirrorHost).CodeMirror.setValue(text), '{ me { email role } }');
       await page.locator('.graphiql-execute-button').click();
-      await page.waitForFunction((email) => document.querySelector('.graphiql-response')?.textContent?.includes(email), DEMO_EMAILS.investor);
+      await page.locator('.graphiql-response').filter({ hasText: DEMO_EMAILS.investor }).waitFor();
       expect(await page.locator('.graphiql-response').textContent()).toContain('INVESTOR');
       expect(elsewhere).toEqual([]);
       expect(problems).toEqual([]);
