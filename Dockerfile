@@ -19,6 +19,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY prisma ./prisma
 COPY src/rest/operations ./src/rest/operations
+# The client SDK's persisted-documents manifest: what TRUSTED_DOCUMENTS=allow|only trusts.
+COPY client/src/gql/persisted-documents.json ./client/src/gql/persisted-documents.json
 COPY --from=build /app/dist ./dist
 RUN mkdir -p data && chown node:node data
 USER node

@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'src/generated/', 'src/rest/generated/', 'coverage/', 'data/'] },
+  { ignores: ['dist/', 'node_modules/', 'src/generated/', 'src/rest/generated/', 'client/src/gql/', 'client/dist/', 'coverage/', 'data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -16,11 +16,12 @@ import { buildContext, requestMeta, type Context } from './context';
 import type { Database } from './db/database';
 import { DatabaseHealth } from './db/health';
 import { AppError, HttpError, NotFoundError, ServiceUnavailableError, UnauthenticatedError, normalizeError } from './errors';
+import { graphiqlRouter } from './graphiql';
 import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { HttpDrainer } from './http-drain';
 import { idempotencyPlugin } from './idempotency.plugin';
 import { createMetrics } from './metrics';
-import { PERSISTED_QUERY_TTL_SECONDS, persistedQueryCache } from './persisted-queries';
+import { persistedQueryCache } from './persisted-queries';
 import { requestIdFor, requestIdScope } from './request-id';
 import { sendError } from './rest/respond';
 import { buildOpenApi } from './rest/openapi';
@@ -30,6 +31,7 @@ import { routeTable } from './rest/routes';
 import { buildGatewaySchema } from './schema/build';
 import type { Services } from './services';
 import { RedisHealth, closeRedis } from './services/redis';
+import { trustedDocuments } from './trusted-documents';
 import { graphqlUploads } from './uploads';
 
 const DOCS_PAGE = `<!doctype html>
@@ -132,7 +134,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
-  // CSP is off: this serves JSON, plus Apollo Sandbox and the API reference page, which load their own scripts.
+  // CSP is off here: this serves JSON, plus Apollo Sandbox and the API reference page, which load their
+  // own scripts. /graphiql sets its own strict one (src/graphiql.ts).
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(pinoHttp({ logger, genReqId: requestIdFor, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }));
   app.use(requestIdScope);
@@ -157,14 +160,15 @@ export async function createGateway(config: Config, db: Database, services: Serv
 
   const whenReady = (_req: Request, res: Response, next: NextFunction) => (migrated ? next() : sendError(res, new ServiceUnavailableError(), logger));
 
+  const trusted = trustedDocuments(config.trustedDocuments, persistedQueryCache(services.redis, config.redisKeyPrefix, logger), services, logger);
   const apollo = new ApolloServer<Context>({
     schema,
+    persistedQueries: trusted.persistedQueries,
     // Analysts explore in Apollo Sandbox, in production too; limitsPlugin refuses introspection to others there.
     introspection: true,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     validationRules: limitValidationRules(),
     allowBatchedHttpRequests: false,
-    persistedQueries: { cache: persistedQueryCache(services.redis, config.redisKeyPrefix, logger), ttl: PERSISTED_QUERY_TTL_SECONDS },
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     // main.ts owns SIGTERM/SIGINT (grace, drain, then close the database); the HTTP drain is ours (http-drain.ts).
@@ -192,8 +196,9 @@ export async function createGateway(config: Config, db: Database, services: Serv
     whenReady,
     graphqlUploads(services, uploads),
     graphqlJson,
+    ...trusted.handlers,
     expressMiddleware(apollo, {
-      // A multipart request was authenticated before its body was read (graphqlUploads): that context is reused.
+      // A context built before Apollo (graphqlUploads for multipart, TRUSTED_DOCUMENTS=only) is reused.
       context: async ({ req, res }) =>
         (res.locals.context as Context | undefined) ?? buildContext(services, req.headers.authorization, requestMeta(req)).catch((err: unknown) => Promise.reject(withHttpStatus(err))),
     }),
@@ -204,6 +209,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
   // Interactive reference: Swagger UI from the installed swagger-ui-dist package, no CDN.
   api.get('/api/v1/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   api.get('/api/v1/docs/:file', (req, res, next) => (DOCS_ASSETS.has(req.params.file) ? res.sendFile(req.params.file, { root: getAbsoluteFSPath() }) : next()));
+  // GraphiQL from the gateway's own files (offline, firewalls); Apollo Sandbox stays at /graphql.
+  api.use('/graphiql', graphiqlRouter());
   api.get('/api/v1/downloads/:token', whenReady, createDownloadHandler(services));
   api.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services, uploads));
   if (config.role !== 'worker') app.use(api);

@@ -60,6 +60,11 @@ export interface Config {
   metricsToken: string | undefined;
   /** `/metrics` is served on this port only (not on `port`) when set. */
   metricsPort: number | undefined;
+  /**
+   * Persisted documents on /graphql (docs/api.md "Persisted queries"): `off` Apollo's APQ only,
+   * `allow` the client SDK's manifest answers its ids too, `only` non-staff must send a manifest id.
+   */
+  trustedDocuments: TrustedDocumentsMode;
 
   // -- Idempotency-Key (contract §1) --
   /** How long a completed request's answer is replayed, seconds. */
@@ -109,6 +114,8 @@ export class ConfigError extends Error {
 const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me';
 const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+const TRUSTED_DOCUMENTS_MODES = ['off', 'allow', 'only'] as const;
+export type TrustedDocumentsMode = (typeof TRUSTED_DOCUMENTS_MODES)[number];
 
 // Each helper takes the raw text (an unset or empty variable is "absent") and says what it expects,
 // so an error reads "PORT must be an integer from 0 to 65535 (got "abc")".
@@ -191,6 +198,7 @@ const envSchema = z
     METRICS_TOKEN: z.string().optional(),
     // 0: an ephemeral port (tests).
     METRICS_PORT: optionalInteger(0, 65535).optional(),
+    TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENTS_MODES, { error: `must be one of ${TRUSTED_DOCUMENTS_MODES.join(', ')}` }).default('allow'),
 
     // -- idempotency keys, audit trail --
     IDEMPOTENCY_TTL_SECONDS: integer(24 * 60 * 60, 1),
@@ -301,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
+    trustedDocuments: e.TRUSTED_DOCUMENTS,
     idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_SECONDS,
     idempotencyLockSeconds: e.IDEMPOTENCY_LOCK_SECONDS,
     auditSealIntervalMs: e.AUDIT_SEAL_INTERVAL_MS,

@@ -93,6 +93,15 @@ export class HttpError extends AppError {
   static malformedMultipart = () => new HttpError('Malformed multipart body.', 'BAD_REQUEST', 400);
 }
 
+/** TRUSTED_DOCUMENTS=only refused a request without a staff token (docs/api.md "Persisted queries"). */
+export class PersistedDocumentError extends AppError {
+  private constructor(message: string, code: string) {
+    super(message, code, 400);
+  }
+  static required = () => new PersistedDocumentError('This gateway runs only persisted documents: send extensions.persistedQuery.sha256Hash from the client SDK manifest.', 'PERSISTED_DOCUMENT_REQUIRED');
+  static notFound = () => new PersistedDocumentError('Unknown persisted document: the id is not in the client SDK manifest this gateway trusts.', 'PERSISTED_DOCUMENT_NOT_FOUND');
+}
+
 /**
  * The database, not the request, failed: connection lost or refused, a timeout (statement, connect,
  * transaction), too many connections. Prisma codes: P1001 unreachable, P1002/P1008 timed out,

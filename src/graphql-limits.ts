@@ -100,9 +100,14 @@ export function limitValidationRules(): ValidationRule[] {
   return validationRules;
 }
 
+/** Admins and analysts: they explore the schema and write their own queries (contract §3). */
+export function isStaff(user: AuthUser | null): boolean {
+  return user?.role === Role.ADMIN || user?.role === Role.ANALYST;
+}
+
 /** Who may see the schema (introspection, "Did you mean …" hints): everyone outside production. */
 export function mayExploreSchema(production: boolean, user: AuthUser | null): boolean {
-  return !production || user?.role === Role.ADMIN || user?.role === Role.ANALYST;
+  return !production || isStaff(user);
 }
 
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;

@@ -20,6 +20,15 @@ async function gqlAs(t: TestGateway, query: string, email?: string) {
   return req.send({ query });
 }
 
+describe('GraphiQL (/graphiql) in production', () => {
+  it('is served (the page alone exposes nothing), while its introspection follows the rule below', async () => {
+    const page = await prod.http.get('/graphiql');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('/graphiql/graphiql.js');
+    expect((await gqlAs(prod, '{ __schema { queryType { name } } }')).status).toBe(400);
+  });
+});
+
 describe('introspection and field suggestions (contract §3)', () => {
   const SCHEMA = '{ __schema { mutationType { fields { name } } } }';
   const TYPE = '{ __type(name: "Mutation") { name } }';

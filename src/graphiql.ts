@@ -1,0 +1,73 @@
+import path from 'node:path';
+import express, { type Router } from 'express';
+import helmet from 'helmet';
+
+/**
+ * GraphiQL at /graphiql from the installed npm packages (graphiql 4's UMD build on React 18's), for
+ * machines that cannot reach Apollo's CDN. Only these files are served; the page's own script is a
+ * file too, so the page runs under a CSP that allows nothing but this origin.
+ */
+const packageDir = (name: string) => path.dirname(require.resolve(`${name}/package.json`));
+
+const ASSETS: Record<string, string> = {
+  'react.js': path.join(packageDir('react'), 'umd', 'react.production.min.js'),
+  'react-dom.js': path.join(packageDir('react-dom'), 'umd', 'react-dom.production.min.js'),
+  'graphiql.js': path.join(packageDir('graphiql'), 'dist', 'index.umd.js'),
+  'graphiql.css': path.join(packageDir('graphiql'), 'dist', 'style.css'),
+};
+
+/** The bearer token goes in GraphiQL's headers editor; headers are not persisted in localStorage. */
+export const GRAPHIQL_DEFAULT_HEADERS = '{"Authorization": "Bearer "}';
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>GraphiQL · Investment platform</title>
+<link rel="stylesheet" href="/graphiql/graphiql.css">
+<link rel="stylesheet" href="/graphiql/page.css"></head>
+<body><div id="graphiql">Loading GraphiQL…</div>
+<script src="/graphiql/react.js"></script>
+<script src="/graphiql/react-dom.js"></script>
+<script src="/graphiql/graphiql.js"></script>
+<script src="/graphiql/init.js"></script>
+</body></html>`;
+
+const PAGE_CSS = 'html, body, #graphiql { height: 100%; margin: 0; }';
+
+const INIT = `'use strict';
+ReactDOM.createRoot(document.getElementById('graphiql')).render(
+  React.createElement(GraphiQL, {
+    fetcher: GraphiQL.createFetcher({ url: '/graphql' }),
+    defaultHeaders: ${JSON.stringify(GRAPHIQL_DEFAULT_HEADERS)},
+    isHeadersEditorEnabled: true,
+    shouldPersistHeaders: false,
+    defaultEditorToolsVisibility: 'headers',
+  }),
+);
+`;
+
+export function graphiqlRouter(): Router {
+  const router = express.Router();
+  router.use(
+    helmet.contentSecurityPolicy({
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // GraphiQL and CodeMirror set element styles at run time; its fonts and icons are data: URLs.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        fontSrc: ["'self'", 'data:'],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    }),
+  );
+  router.get('/', (_req, res) => void res.type('html').send(PAGE));
+  router.get('/init.js', (_req, res) => void res.type('js').send(INIT));
+  router.get('/page.css', (_req, res) => void res.type('css').send(PAGE_CSS));
+  router.get('/:file', (req, res, next) => (Object.hasOwn(ASSETS, req.params.file) ? res.sendFile(ASSETS[req.params.file], { maxAge: '1d' }) : next()));
+  return router;
+}

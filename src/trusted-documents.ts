@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import type { ApolloServerOptions } from '@apollo/server';
+import { PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyvaluecache';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { TrustedDocumentsMode } from './config';
+import { buildContext, requestMeta, type Context } from './context';
+import { AppError, PersistedDocumentError, normalizeError } from './errors';
+import { isStaff } from './graphql-limits';
+import { PERSISTED_QUERY_TTL_SECONDS } from './persisted-queries';
+import { fromRoot } from './paths';
+import type { Services } from './services';
+
+/** The client SDK's manifest (`npm run codegen`): `sha256:<hex>` → the document text that hashes to it. */
+export const PERSISTED_DOCUMENTS_PATH = fromRoot('client', 'src', 'gql', 'persisted-documents.json');
+
+/** The manifest as APQ ids (bare hex, as `extensions.persistedQuery.sha256Hash` carries them) → document. */
+export function loadPersistedDocuments(file = PERSISTED_DOCUMENTS_PATH): Map<string, string> {
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  return new Map(Object.entries(manifest).map(([id, text]) => [id.replace(/^sha256:/, ''), text]));
+}
+
+/**
+ * Apollo's APQ store with the manifest in front. `allow`: anything else a client registers is kept
+ * as Apollo would (a bounded LRU). `only`: read-only, so no request can make a document trusted.
+ */
+function manifestCache(documents: Map<string, string>, registered: KeyValueCache<string> | undefined): KeyValueCache<string> {
+  // Keys are bare ids: this store holds APQ documents only, so Apollo's "apq:" prefix is not needed.
+  return PrefixingKeyValueCache.cacheDangerouslyDoesNotNeedPrefixesForIsolation({
+    get: async (key) => documents.get(key) ?? registered?.get(key),
+    set: async (key, value, options) => void (documents.has(key) ? undefined : await registered?.set(key, value, options)),
+    delete: async (key) => void (await registered?.delete(key)),
+  });
+}
+
+/** `query` and `extensions` of a GraphQL request: the JSON (or multipart) body, or GET's query string. */
+function requestSource(req: Request): { query?: unknown; extensions?: { persistedQuery?: { sha256Hash?: unknown } } } {
+  if (req.method !== 'GET') return (req.body ?? {}) as ReturnType<typeof requestSource>;
+  const { query, extensions } = req.query;
+  try {
+    return { query, extensions: typeof extensions === 'string' ? JSON.parse(extensions) : undefined };
+  } catch {
+    // Apollo answers a malformed `extensions` parameter itself.
+    return { query, extensions: undefined };
+  }
+}
+
+/**
+ * With `only`: a request whose token is not an admin's or an analyst's must name a manifest document
+ * by id, checked before Apollo parses anything, so a refused document is never parsed, validated or
+ * costed. The context built here (the one context builder) is the one the operation runs with.
+ */
+function onlyManifestDocuments(documents: Map<string, string>, services: Services, logger: Logger): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const context: Context = res.locals.context ?? (await buildContext(services, req.headers.authorization, requestMeta(req)));
+      res.locals.context = context;
+      // Staff explore freely (Apollo Sandbox, GraphiQL): the people introspection is open to in production.
+      if (isStaff(context.user)) return next();
+      const { query, extensions } = requestSource(req);
+      // Nothing to run (the landing page, a malformed request): Apollo answers as usual.
+      if (query === undefined && extensions === undefined) return next();
+      const id = extensions?.persistedQuery?.sha256Hash;
+      if (typeof id !== 'string') throw PersistedDocumentError.required();
+      if (!documents.has(id)) throw PersistedDocumentError.notFound();
+      next();
+    } catch (err) {
+      // Authentication failed (the database, say): answered as Apollo's context builder would be.
+      const e = normalizeError(err);
+      if (!(err instanceof AppError)) logger.error({ err }, 'trusted documents: building the context failed');
+      next(e);
+    }
+  };
+}
+
+/**
+ * TRUSTED_DOCUMENTS (docs/api.md "Persisted queries and trusted documents"): Apollo's APQ store and
+ * the handlers that go before Apollo on /graphql. The REST face runs its own fixed documents
+ * in-process (src/rest/route.ts), outside Apollo, and is not affected.
+ */
+export function trustedDocuments(
+  mode: TrustedDocumentsMode,
+  registered: KeyValueCache<string>,
+  services: Services,
+  logger: Logger,
+): Pick<ApolloServerOptions<Context>, 'persistedQueries'> & { handlers: RequestHandler[] } {
+  // `registered` is the shared APQ store (Redis when configured: src/persisted-queries.ts).
+  const ttl = PERSISTED_QUERY_TTL_SECONDS;
+  if (mode === 'off') return { persistedQueries: { cache: registered, ttl }, handlers: [] };
+  const documents = loadPersistedDocuments();
+  const persistedQueries = { cache: manifestCache(documents, mode === 'allow' ? registered : undefined), ttl };
+  return { persistedQueries, handlers: mode === 'only' ? [onlyManifestDocuments(documents, services, logger)] : [] };
+}

@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import {
+  CancelWithdrawalDocument,
+  createClient,
+  CreateWithdrawalDocument,
+  DistributionsDocument,
+  GraphQLRequestError,
+  LoginDocument,
+  NotificationListDocument,
+  PendingInvestmentRequestsDocument,
+  PendingKycReviewsDocument,
+  PendingWithdrawalRequestsDocument,
+  persistedDocuments,
+  PortfolioDocument,
+  ReadAllNotificationsDocument,
+  ReadNotificationDocument,
+  RefreshSessionDocument,
+  WithdrawalRequestsDocument,
+  type Client,
+} from '../client/src';
+import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
+
+/** Every SDK operation, run through the SDK's own fetch helper against a listening gateway. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+async function listen(t: TestGateway): Promise<string> {
+  await new Promise<void>((resolve) => t.gateway.server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(t.gateway.server.address() as AddressInfo).port}/graphql`;
+}
+
+/** The error a call threw (fails the test when it did not throw one). */
+async function failure(call: Promise<unknown>): Promise<GraphQLRequestError> {
+  const error = await call.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(GraphQLRequestError);
+  return error as GraphQLRequestError;
+}
+
+describe.each([
+  ['document text, TRUSTED_DOCUMENTS=allow', 'allow', false],
+  ['persisted ids only, TRUSTED_DOCUMENTS=only', 'only', true],
+  // Apollo's own APQ: the helper registers each id (id + text) the first time the gateway misses it.
+  ['persisted ids with APQ registration, TRUSTED_DOCUMENTS=off', 'off', true],
+] as const)('client SDK: %s', (_name, mode, persisted) => {
+  let t: TestGateway;
+  let sdk: Client;
+  let investorToken: string;
+  let adminToken: string;
+  let investorId: number;
+  let userId: number;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ TRUSTED_DOCUMENTS: mode });
+    sdk = createClient({ url: await listen(t), persisted });
+    const user = await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor }, include: { investor: true } });
+    investorId = user.investor!.id;
+    userId = user.id;
+  });
+  afterAll(() => t.close());
+
+  it('Login and RefreshSession: tokens for the investor and the admin, a refreshed token that works', async () => {
+    const login = await sdk.request(LoginDocument, { email: DEMO_EMAILS.investor, password: DEMO_PASSWORD }, {});
+    expect(login.login.user).toMatchObject({ email: DEMO_EMAILS.investor, role: 'INVESTOR', investorId });
+    const refreshed = await sdk.request(RefreshSessionDocument, { refreshToken: login.login.refreshToken });
+    expect(refreshed.refreshToken.refreshToken).not.toBe(login.login.refreshToken);
+    const { portfolio } = await sdk.request(PortfolioDocument, {}, { token: refreshed.refreshToken.accessToken });
+    expect(portfolio.investorId).toBe(investorId);
+    // Reusing the rotated refresh token ends the session: its newest access token stops working too.
+    expect((await failure(sdk.request(RefreshSessionDocument, { refreshToken: login.login.refreshToken }))).code).toBe('UNAUTHENTICATED');
+    expect((await failure(sdk.request(PortfolioDocument, {}, { token: refreshed.refreshToken.accessToken }))).code).toBe('UNAUTHENTICATED');
+    investorToken = (await sdk.request(LoginDocument, { email: DEMO_EMAILS.investor, password: DEMO_PASSWORD })).login.accessToken;
+    adminToken = (await sdk.request(LoginDocument, { email: DEMO_EMAILS.admin, password: DEMO_PASSWORD })).login.accessToken;
+  });
+
+  it('Portfolio: Decimal fields arrive as decimal strings, one holding per database row', async () => {
+    const { portfolio } = await sdk.request(PortfolioDocument, {}, { token: investorToken });
+    const holdings = await t.db.prisma.holding.findMany({ where: { investorId } });
+    expect(portfolio.investorId).toBe(investorId);
+    expect(portfolio.holdings.map((h) => h.unit.id).sort()).toEqual(holdings.map((h) => h.unitId).sort());
+    const invested = holdings.reduce((sum, h) => sum.plus(h.investedAmount), holdings[0].investedAmount.minus(holdings[0].investedAmount));
+    expect(portfolio.totalInvested).toMatch(DECIMAL);
+    expect(Number(portfolio.totalInvested)).toBeCloseTo(invested.toNumber(), 2);
+  });
+
+  it('Distributions: the investor’s own, as many as the database holds', async () => {
+    const { distributions } = await sdk.request(DistributionsDocument, { perPage: 5 }, { token: investorToken });
+    expect(distributions.pageInfo.total).toBe(await t.db.prisma.distribution.count({ where: { investorId } }));
+    for (const d of distributions.items) {
+      expect(d.netAmount).toMatch(DECIMAL);
+      expect(d.createdAt).toMatch(ISO_DATE);
+    }
+  });
+
+  it('CreateWithdrawal (with an idempotency key), WithdrawalRequests, CancelWithdrawal', async () => {
+    const holding = await t.db.prisma.holding.findFirstOrThrow({ where: { investorId }, orderBy: { ownershipPercentage: 'desc' } });
+    const input = { unitId: holding.unitId, ownershipPercentage: '0.01', reason: 'SDK test' };
+    const key = randomUUID();
+    const created = await sdk.request(CreateWithdrawalDocument, { input }, { token: investorToken, idempotencyKey: key });
+    const retried = await sdk.request(CreateWithdrawalDocument, { input }, { token: investorToken, idempotencyKey: key });
+    expect(retried.createWithdrawalRequest.id).toBe(created.createWithdrawalRequest.id);
+    expect(created.createWithdrawalRequest).toMatchObject({ status: 'PENDING', ownershipPercentage: '0.01', unitId: holding.unitId });
+    expect(await t.db.prisma.withdrawalRequest.count({ where: { investorId, reason: 'SDK test' } })).toBe(1);
+
+    const list = await sdk.request(WithdrawalRequestsDocument, { perPage: 1 }, { token: investorToken });
+    expect(list.withdrawalRequests.items[0].id).toBe(created.createWithdrawalRequest.id);
+    expect(list.withdrawalRequests.pageInfo.total).toBe(await t.db.prisma.withdrawalRequest.count({ where: { investorId } }));
+
+    const cancelled = await sdk.request(CancelWithdrawalDocument, { id: created.createWithdrawalRequest.id }, { token: investorToken });
+    expect(cancelled.cancelWithdrawalRequest.status).toBe('CANCELLED');
+    const again = await failure(sdk.request(CancelWithdrawalDocument, { id: created.createWithdrawalRequest.id }, { token: investorToken }));
+    expect(again.code).toBe('CONFLICT');
+  });
+
+  it('NotificationList, ReadNotification, ReadAllNotifications', async () => {
+    const unread = () => t.db.prisma.notification.count({ where: { userId, readAt: null } });
+    const first = await sdk.request(NotificationListDocument, { perPage: 3 }, { token: investorToken });
+    expect(first.unreadNotificationCount).toBe(await unread());
+    expect(first.notifications.pageInfo.total).toBe(await t.db.prisma.notification.count({ where: { userId } }));
+    const one = first.notifications.items[0];
+    const read = await sdk.request(ReadNotificationDocument, { id: one.id }, { token: investorToken });
+    expect(read.markNotificationRead.readAt).toMatch(ISO_DATE);
+    const left = await unread();
+    expect((await sdk.request(ReadAllNotificationsDocument, {}, { token: investorToken })).markAllNotificationsRead).toBe(left);
+    expect(await unread()).toBe(0);
+  });
+
+  it('back-office queues: pending investment and withdrawal requests, KYC documents to review', async () => {
+    const investments = await sdk.request(PendingInvestmentRequestsDocument, { perPage: 5 }, { token: adminToken });
+    expect(investments.investmentRequests.pageInfo.total).toBe(await t.db.prisma.investmentRequest.count({ where: { status: 'PENDING' } }));
+    expect(investments.investmentRequests.items.every((r) => r.status === 'PENDING' && DECIMAL.test(r.amount))).toBe(true);
+    const withdrawals = await sdk.request(PendingWithdrawalRequestsDocument, {}, { token: adminToken });
+    expect(withdrawals.withdrawalRequests.pageInfo.total).toBe(await t.db.prisma.withdrawalRequest.count({ where: { status: 'PENDING' } }));
+    const kyc = await sdk.request(PendingKycReviewsDocument, {}, { token: adminToken });
+    expect(kyc.kycDocuments).toHaveLength(await t.db.prisma.kycDocument.count({ where: { status: 'PENDING' } }));
+  });
+
+  it('errors carry the GraphQL code: no token → UNAUTHENTICATED, another investor’s request → NOT_FOUND', async () => {
+    expect((await failure(sdk.request(PortfolioDocument, {}))).code).toBe('UNAUTHENTICATED');
+    const theirs = await t.db.prisma.withdrawalRequest.findFirstOrThrow({ where: { investorId: { not: investorId }, status: 'PENDING' } });
+    const notFound = await failure(sdk.request(CancelWithdrawalDocument, { id: theirs.id }, { token: investorToken }));
+    expect(notFound.code).toBe('NOT_FOUND');
+    expect(notFound.errors[0].message).toBe(notFound.message);
+  });
+});
+
+describe('TRUSTED_DOCUMENTS=only', () => {
+  let t: TestGateway;
+  let url: string;
+  let free: Client;
+  let investor: string;
+  let analyst: string;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ TRUSTED_DOCUMENTS: 'only' });
+    url = await listen(t);
+    free = createClient({ url });
+    investor = await t.token(DEMO_EMAILS.investor);
+    analyst = await t.token(DEMO_EMAILS.analyst);
+  });
+  afterAll(() => t.close());
+
+  const post = async (body: object, token?: string) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; errors?: Array<{ message: string; extensions: { code: string } }> } };
+  };
+
+  it('refuses a free query from an investor or a guest (400 PERSISTED_DOCUMENT_REQUIRED), even one from the manifest', async () => {
+    for (const token of [investor, undefined]) {
+      const error = await failure(free.request(PortfolioDocument, {}, { token }));
+      expect(error).toMatchObject({ code: 'PERSISTED_DOCUMENT_REQUIRED', status: 400 });
+    }
+    const res = await post({ query: '{ me { email } }' }, investor);
+    expect(res.status).toBe(400);
+    expect(res.body.errors?.[0].extensions.code).toBe('PERSISTED_DOCUMENT_REQUIRED');
+  });
+
+  it('refuses an id that is not in the manifest (400 PERSISTED_DOCUMENT_NOT_FOUND) and never learns one from a client', async () => {
+    const query = '{ me { email } }';
+    const { createHash } = await import('node:crypto');
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    for (const body of [{ query, extensions: { persistedQuery: { version: 1, sha256Hash } } }, { extensions: { persistedQuery: { version: 1, sha256Hash } } }]) {
+      const res = await post(body, investor);
+      expect(res.status).toBe(400);
+      expect(res.body.errors?.[0].extensions.code).toBe('PERSISTED_DOCUMENT_NOT_FOUND');
+    }
+    // A staff client sending id + text (the APQ registration) does not make it trusted for others.
+    expect((await post({ query, extensions: { persistedQuery: { version: 1, sha256Hash } } }, analyst)).status).toBe(200);
+    expect((await post({ extensions: { persistedQuery: { version: 1, sha256Hash } } }, investor)).status).toBe(400);
+  });
+
+  it('runs a manifest id for an investor', async () => {
+    const [id, text] = Object.entries(persistedDocuments).find(([, doc]) => doc.includes('query Portfolio '))!;
+    const res = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: id.replace('sha256:', '') } } }, investor);
+    expect(res.body).toEqual({ data: { portfolio: expect.objectContaining({ investorId: expect.any(Number) }) } });
+    expect(res.status).toBe(200);
+    expect(text).toContain('totalInvested');
+  });
+
+  it('lets an analyst send free queries (Apollo Sandbox, GraphiQL), introspection included', async () => {
+    const kyc = await free.request(PendingKycReviewsDocument, {}, { token: analyst });
+    expect(kyc.kycDocuments).toHaveLength(await t.db.prisma.kycDocument.count({ where: { status: 'PENDING' } }));
+    const res = await post({ query: '{ me { role } __schema { queryType { name } } }' }, analyst);
+    expect(res.body).toEqual({ data: { me: { role: 'ANALYST' }, __schema: { queryType: { name: 'Query' } } } });
+  });
+
+  it('leaves the REST face alone: its routes run their own documents in-process', async () => {
+    const res = await t.http.get('/api/v1/portfolio/performance').set('authorization', `Bearer ${investor}`);
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+  });
+});
