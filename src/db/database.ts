@@ -7,7 +7,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
-import { ResilientPool, type PgTimeouts } from './pg-pool';
+import { ResilientPool, statementNames, type PgTimeouts } from './pg-pool';
 
 export type Prisma = PrismaClient;
 
@@ -78,7 +78,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     // Our own pool (the adapter accepts one and leaves it open): timeouts, error listeners and retries, see pg-pool.ts.
     const pool = new ResilientPool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, timeouts: options.timeouts, logger: options.logger });
-    const appFactory = new PrismaPg(pool);
+    // Prepared statements, one per distinct SQL text and connection (statementNames).
+    // (The adapter types the name as a string; undefined, past the limit, runs the statement unnamed.)
+    const appFactory = new PrismaPg(pool, { statementNameGenerator: statementNames() as (query: { sql: string }) => string });
     const { prisma, queryCount } = countingClient(appFactory, options.timeouts);
     // The schema engine gets pools of its own, with the same error listeners but no statement timeouts
     // (a migration may rewrite a large table), ended when the engine lets go of them; session settings
