@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import cors from 'cors';
@@ -74,6 +75,22 @@ const unavailableStatus: ApolloServerPlugin<Context> = {
     return {
       async didEncounterErrors({ errors, response }) {
         if (errors.some((e) => normalizeError(e) instanceof ServiceUnavailableError)) response.http.status = 503;
+      },
+    };
+  },
+};
+
+/**
+ * Every GraphQL answer is `Cache-Control: no-store`, as Apollo's default cache-control plugin says
+ * when no field carries a cache hint (none does here). That plugin is disabled: it hooks every
+ * resolved field of every request (REST's in-process executions included, they share the schema)
+ * to collect hints that do not exist.
+ */
+const noStore: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        response.http.headers.set('cache-control', 'no-store');
       },
     };
   },
@@ -175,6 +192,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
     stopOnTerminationSignals: false,
     formatError: formatError(logger, (code) => metrics.graphqlErrors.inc({ code })),
     plugins: [
+      ApolloServerPluginCacheControlDisabled(),
+      noStore,
       unavailableStatus,
       limitsPlugin(schema, config.env === 'production'),
       idempotencyPlugin(),

@@ -110,6 +110,9 @@ export function mayExploreSchema(production: boolean, user: AuthUser | null): bo
   return !production || isStaff(user);
 }
 
+/** Distinct (variables, operation) costs remembered per document. */
+const COSTS_PER_DOCUMENT = 100;
+
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 
 /**
@@ -124,6 +127,20 @@ export function limitsPlugin(schema: GraphQLSchema, production: boolean): Apollo
     if (!introspects.has(document)) introspects.set(document, validate(schema, document, [NoSchemaIntrospectionCustomRule])[0]?.message ?? null);
     return introspects.get(document)!;
   };
+  // The cost is a function of the document, the variables and the operation alone: computed once
+  // for each such triple (a document's first COSTS_PER_DOCUMENT ones), not on every request.
+  const costs = new WeakMap<DocumentNode, Map<string, number>>();
+  const costOf = (document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | null | undefined) => {
+    let known = costs.get(document);
+    if (!known) costs.set(document, (known = new Map()));
+    const key = `${operationName ?? ''}\n${JSON.stringify(variables ?? {})}`;
+    let cost = known.get(key);
+    if (cost === undefined) {
+      cost = queryCost(schema, document, variables, operationName ?? undefined);
+      if (known.size < COSTS_PER_DOCUMENT) known.set(key, cost);
+    }
+    return cost;
+  };
   return {
     async requestDidStart({ contextValue }) {
       const explorer = mayExploreSchema(production, contextValue.user);
@@ -133,7 +150,7 @@ export function limitsPlugin(schema: GraphQLSchema, production: boolean): Apollo
           if (refused) throw refusal(refused);
           let cost: number;
           try {
-            cost = queryCost(schema, document, request.variables, operationName ?? undefined);
+            cost = costOf(document, request.variables, operationName);
           } catch (err) {
             // Variables that do not fit their types: execution would refuse them the same way.
             throw new GraphQLError(err instanceof Error ? err.message : String(err), { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });

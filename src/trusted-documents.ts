@@ -25,11 +25,13 @@ export function loadPersistedDocuments(file = PERSISTED_DOCUMENTS_PATH): Map<str
  * as Apollo would (a bounded LRU). `only`: read-only, so no request can make a document trusted.
  */
 function manifestCache(documents: Map<string, string>, registered: KeyValueCache<string> | undefined): KeyValueCache<string> {
-  // Keys are bare ids: this store holds APQ documents only, so Apollo's "apq:" prefix is not needed.
+  // Apollo hands over bare ids (this store is marked as needing no prefix, so the manifest is looked
+  // up by id); what clients register keeps Apollo's own "apq:" key in the shared store.
+  const apq = registered && new PrefixingKeyValueCache(registered, 'apq:');
   return PrefixingKeyValueCache.cacheDangerouslyDoesNotNeedPrefixesForIsolation({
-    get: async (key) => documents.get(key) ?? registered?.get(key),
-    set: async (key, value, options) => void (documents.has(key) ? undefined : await registered?.set(key, value, options)),
-    delete: async (key) => void (await registered?.delete(key)),
+    get: async (key) => documents.get(key) ?? apq?.get(key),
+    set: async (key, value, options) => void (documents.has(key) ? undefined : await apq?.set(key, value, options)),
+    delete: async (key) => void (await apq?.delete(key)),
   });
 }
 

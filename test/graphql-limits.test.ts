@@ -131,6 +131,8 @@ describe('limits on one GraphQL document (400 before anything runs)', () => {
     expect(small.body.errors).toBeUndefined();
     expect(small.body.data.a7.items).toHaveLength(2);
     await expectRefused(query, 'GRAPHQL_VALIDATION_FAILED', /^Query cost limit of 10000 exceeded, found \d+\.$/, { n: 100 });
+    // The same document is priced by the variables each request brings, whatever came before.
+    expect((await post({ query, variables: { n: 2 } })).body.errors).toBeUndefined();
     // Without perPage a list costs its default page, and perPage beyond 100 costs 100 (the resolver refuses it).
     const schema = t.gateway.schema;
     const one = (perPage: string) => queryCost(schema, parse(`{ publicUnits${perPage} { ${PUBLIC_UNIT} } }`));

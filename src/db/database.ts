@@ -7,7 +7,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
-import { ResilientPool, type PgTimeouts } from './pg-pool';
+import { ResilientPool, statementNames, type PgTimeouts } from './pg-pool';
 
 export type Prisma = PrismaClient;
 
@@ -82,7 +82,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     // Our own pool (the adapter accepts one and leaves it open): timeouts, error listeners and retries, see pg-pool.ts.
     const pool = new ResilientPool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, timeouts: options.timeouts, logger: options.logger });
-    const appFactory = new PrismaPg(pool);
+    // Prepared statements, one per distinct SQL text and connection (statementNames).
+    // (The adapter types the name as a string; undefined, past the limit, runs the statement unnamed.)
+    const appFactory = new PrismaPg(pool, { statementNameGenerator: statementNames() as (query: { sql: string }) => string });
     const { prisma, queryCount } = countingClient(appFactory, options.timeouts);
     const replicaPools = (options.readUrls ?? []).map((url) => new ResilientPool({ connectionString: url, max: options.poolSize ?? 10, timeouts: options.timeouts, logger: options.logger }));
     const replicas = replicaPools.map((p) => countingClient(new PrismaPg(p), options.timeouts));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
 
@@ -128,4 +129,27 @@ export class ResilientPool extends pg.Pool {
       }
     }
   }
+}
+
+/** Distinct statements prepared per connection at most (see statementNames). */
+export const MAX_PREPARED_STATEMENTS = 500;
+
+/**
+ * Names for @prisma/adapter-pg's `statementNameGenerator`: a statement with a name is parsed and
+ * planned by PostgreSQL once per connection, then only bound and executed (pg keeps the names it
+ * prepared per connection). Without one, every request re-parsed all of its statements. The name is
+ * a hash of the SQL text, so one text always gets one name. Prisma's SQL for a list of values
+ * (`IN ($1, $2, …)`) varies with the list's length; past `limit` distinct texts the rest run unnamed,
+ * which bounds what the server keeps per connection.
+ */
+export function statementNames(limit = MAX_PREPARED_STATEMENTS): (query: { sql: string }) => string | undefined {
+  const names = new Map<string, string>();
+  return ({ sql }) => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < limit) {
+      name = 'p' + createHash('sha1').update(sql).digest('base64url');
+      names.set(sql, name);
+    }
+    return name;
+  };
 }

@@ -4,17 +4,19 @@ import type { Prisma } from './database';
 const pinned = new AsyncLocalStorage<true>();
 
 /**
- * Runs `fn` with every read on the primary: a GraphQL mutation (and so every REST write) runs in
- * here, so what it reads after writing — its own answer, the payload's nested fields — is never a
- * replica that has not caught up yet.
+ * Puts every later read of the current request on the primary. Each GraphQL mutation's root field
+ * (and so every REST write) calls it, so what it reads after writing — its own answer, the payload's
+ * nested fields — is never a replica that has not caught up yet. enterWith, not run(): graphql-js
+ * resolves the nested fields in continuations attached after the root resolver has returned,
+ * outside any scope it could open; the request's own async context carries the pin to them.
  */
-export function onPrimary<T>(fn: () => T): T {
-  return pinned.run(true, fn);
+export function pinToPrimary(): void {
+  pinned.enterWith(true);
 }
 
 /**
  * Where list, detail and aggregate reads go (DATABASE_READ_URLS): the replicas in turn, the
- * primary inside onPrimary() or when there are none. Routing is opt-in: a service asks for
+ * primary after pinToPrimary() or when there are none. Routing is opt-in: a service asks for
  * `client` in the read methods the API serves; everything else — sessions and sign-in, writes,
  * transactions, the checks a write makes before writing — keeps using the primary client.
  * One method call takes one client (page and total from the same replica).

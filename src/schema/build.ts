@@ -1,7 +1,7 @@
-import type { GraphQLSchema } from 'graphql';
-import { buildSchema, type AuthChecker, type MiddlewareFn } from 'type-graphql';
+import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { buildSchema, type AuthChecker } from 'type-graphql';
 import type { Context } from '../context';
-import { onPrimary } from '../db/read-replicas';
+import { pinToPrimary } from '../db/read-replicas';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
 import { resolvers } from '../resolvers';
 import { withAuditOrigin } from '../services/audit.service';
@@ -16,26 +16,31 @@ const authChecker: AuthChecker<Context, string> = ({ context }, roles) => {
   return true;
 };
 
-/** Each root field runs with its request as the origin of the audit events it records (docs/audit.md). */
-const auditOrigin: MiddlewareFn<Context> = ({ context, info }, next) => {
-  if (info.path.prev !== undefined) return next();
-  const { user, request } = context;
-  return withAuditOrigin({ actor: user && { id: user.id, role: user.role }, requestId: request.requestId, ip: request.ip, userAgent: request.userAgent }, next);
-};
+/** Runs a root field with its request as the origin of the audit events it records (docs/audit.md). */
+const withOrigin =
+  (resolve: GraphQLFieldResolver<unknown, Context>): GraphQLFieldResolver<unknown, Context> =>
+  (root, args, context, info) => {
+    const { user, request } = context;
+    const origin = { actor: user && { id: user.id, role: user.role }, requestId: request.requestId, ip: request.ip, userAgent: request.userAgent };
+    return withAuditOrigin(origin, () => resolve(root, args, context, info));
+  };
 
-/**
- * A mutation reads what it wrote: each of its fields (the payload's nested ones too) resolves with
- * every read on the primary, never a replica that may lag (DATABASE_READ_URLS, src/db/read-replicas.ts).
- */
-const mutationsReadPrimary: MiddlewareFn<Context> = ({ info }, next) => (info.operation.operation === 'mutation' ? onPrimary(next) : next());
-
-export function buildGatewaySchema(): Promise<GraphQLSchema> {
-  return buildSchema({
+export async function buildGatewaySchema(): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
     resolvers,
     authChecker,
     // Validation is opt-in in type-graphql 2: class-validator runs on every input and args type.
     validate: { forbidUnknownValues: false },
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
-    globalMiddlewares: [auditOrigin, mutationsReadPrimary],
-  }).then(describeIdempotentFields);
+  });
+  // Root fields only, wrapped here rather than as a type-graphql global middleware: that one runs
+  // on every field of every item (an async call and two promises each), which cost a list request
+  // about a tenth of its CPU (docs/benchmarks.md, "Profile").
+  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) field.resolve = withOrigin(field.resolve ?? defaultFieldResolver);
+  // A mutation reads what it wrote: its payload's fields too read the primary (DATABASE_READ_URLS).
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    const resolve = withOrigin(field.resolve ?? defaultFieldResolver);
+    field.resolve = (root, args, context, info) => (pinToPrimary(), resolve(root, args, context, info));
+  }
+  return describeIdempotentFields(schema);
 }
