@@ -21,7 +21,8 @@ describe('OpenAPI document', () => {
     const doc = (await t.http.get('/api/v1/openapi.json')).body;
     for (const r of routeTable) {
       const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')]?.[r.method.toLowerCase()];
-      expect(op).toMatchObject({ summary: r.summary, operationId: r.operation });
+      expect(op).toMatchObject({ summary: r.summary, operationId: r.operationId ?? r.operation });
+      expect(op.description).toContain(r.description);
       expect(op.responses).toHaveProperty(String(r.status ?? 200));
       expect(op.security).toEqual(r.auth === 'guest' ? [] : [{ bearer: [] }]);
     }
@@ -32,6 +33,11 @@ describe('OpenAPI document', () => {
     const withdrawals = doc.paths['/withdrawals/requests'];
     expect(withdrawals.get.responses['200'].content['application/json'].schema.properties).not.toHaveProperty('links');
     expect(withdrawals.post.requestBody.content['application/json'].schema.required.sort()).toEqual(['ownership_percentage', 'reason', 'unit_id']);
+    expect(Object.keys(doc.paths['/statements/profit'].get.responses['200'].content)).toEqual(['application/pdf', 'text/csv']);
+    expect(doc.paths['/downloads/{token}'].get.responses).toHaveProperty('404');
+    expect(doc.paths['/auth/login'].post.responses['429'].$ref).toBe('#/components/responses/TooManyAttempts');
+    expect(doc.components.responses.TooManyAttempts.headers).toHaveProperty('Retry-After');
+    expect(withdrawals.post.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
   });
 
   it('serves an interactive reference from installed packages, no CDN', async () => {
