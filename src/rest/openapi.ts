@@ -28,7 +28,8 @@ import committedExamples from './openapi-examples.json';
  */
 type Json = Record<string, unknown>;
 
-const nullable = (schema: Json): Json => (schema.$ref || schema.oneOf ? { oneOf: [schema, { type: 'null' }] } : { ...schema, type: [schema.type, 'null'] });
+const nullable = (schema: Json): Json =>
+  schema.$ref || schema.oneOf ? { oneOf: [schema, { type: 'null' }] } : schema.type ? { ...schema, type: [schema.type, 'null'] } : schema; // no type: any value, null included
 
 function scalarSchema(name: string): Json {
   switch (name) {
@@ -44,6 +45,10 @@ function scalarSchema(name: string): Json {
       return { type: 'string', format: 'date-time', example: '2026-03-31T00:00:00+00:00' };
     case 'Date':
       return { type: 'string', format: 'date', example: '2026-03-31' };
+    case 'JSONObject':
+      return { type: 'object', description: 'A JSON object; its keys are snake_case.' };
+    case 'JSON':
+      return { description: 'Any JSON value.' };
     default:
       return { type: 'string' };
   }
@@ -299,7 +304,8 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
       [400, hasBody],
       [401, r.auth !== 'guest' || r.errors?.[401] !== undefined],
       [403, r.auth !== 'guest'],
-      [404, pathParams.length > 0 || r.errors?.[404] !== undefined],
+      // A path id, or a staff filter `investor_id`, may name nothing (or another investor's row).
+      [404, pathParams.length > 0 || queryParams.some((q) => q.name === 'investor_id') || r.errors?.[404] !== undefined],
       [409, idempotent || r.errors?.[409] !== undefined],
       [413, hasBody],
       [415, true], // the router refuses a body of another type on every route, GETs included

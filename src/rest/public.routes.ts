@@ -18,11 +18,11 @@ export const publicRoutes = [
   }),
   route({ method: 'GET', path: '/public/categories', operation: 'PublicCategories', summary: 'Public categories',
     description:
-      'Unit categories, for visitors who are not signed in.', auth: 'guest' }),
+      'Active unit categories with their public fields only, for visitors who are not signed in.', auth: 'guest' }),
   route<PublicCategoryQueryVariables>({
     method: 'GET', path: '/public/categories/:id', operation: 'PublicCategory', summary: 'Public category',
     description:
-      'One unit category, for visitors who are not signed in; an unknown id is a 404.', auth: 'guest',
+      'One active unit category with its public fields only, for visitors who are not signed in; an unknown or inactive id is a 404.', auth: 'guest',
     variables: ({ params }) => ({ id: idParam(params.id) }),
   }),
 ];
