@@ -344,7 +344,8 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
       description:
         'The REST face of the investment platform gateway, for the mobile app. Every route runs a GraphQL operation of the same gateway in-process, so both faces answer alike. Conventions (envelopes, pagination, errors, Idempotency-Key): docs/api.md. Examples are real answers from the demo data (`npm run openapi:examples`).',
       contact: { name: 'Investment platform API team' },
-      license: { name: 'UNLICENSED (proprietary)' },
+      // Proprietary (package.json: UNLICENSED); a LicenseRef- is how SPDX expressions name a licence off its list.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/api/v1', description: 'This gateway' }],
     tags: tags.map((name) => ({ name, description: `${name} routes.` })),
