@@ -19,6 +19,7 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination';
 import type { RestRoute } from './route';
 import { selectedFields, snake } from './serialize';
 import { isIdempotentField } from '../schema/idempotent';
+import committedExamples from './openapi-examples.json';
 
 /**
  * OpenAPI 3.1 document generated from the route table: paths and methods from the rows, query and
@@ -27,7 +28,8 @@ import { isIdempotentField } from '../schema/idempotent';
  */
 type Json = Record<string, unknown>;
 
-const nullable = (schema: Json): Json => (schema.$ref || schema.oneOf ? { oneOf: [schema, { type: 'null' }] } : { ...schema, type: [schema.type, 'null'] });
+const nullable = (schema: Json): Json =>
+  schema.$ref || schema.oneOf ? { oneOf: [schema, { type: 'null' }] } : schema.type ? { ...schema, type: [schema.type, 'null'] } : schema; // no type: any value, null included
 
 function scalarSchema(name: string): Json {
   switch (name) {
@@ -43,6 +45,10 @@ function scalarSchema(name: string): Json {
       return { type: 'string', format: 'date-time', example: '2026-03-31T00:00:00+00:00' };
     case 'Date':
       return { type: 'string', format: 'date', example: '2026-03-31' };
+    case 'JSONObject':
+      return { type: 'object', description: 'A JSON object; its keys are snake_case.' };
+    case 'JSON':
+      return { description: 'Any JSON value.' };
     default:
       return { type: 'string' };
   }
@@ -131,62 +137,104 @@ function record(schema: GraphQLSchema, op: OperationDefinitionNode, r: RestRoute
   return out;
 }
 
-const error = (description: string, message: string, extra: Json = {}) => ({
-  description,
-  content: {
-    'application/json': {
-      schema: { type: 'object', properties: { success: { const: false }, message: { type: 'string', example: message }, ...extra }, required: ['success', 'message'] },
-    },
-  },
-});
+/** Bodies captured from the demo data by `npm run openapi:examples` (scripts/openapi-examples.ts). */
+export interface OpenApiExamples {
+  /** Per route (`METHOD /path/:param`): the request body sent and the answers by status. */
+  operations: Record<string, { request?: unknown; responses: Record<string, unknown> }>;
+  /** One answer per error status, shared by every route that can give it. */
+  errors: Record<string, unknown>;
+}
 
-const COMPONENTS = {
-  securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-  schemas: {
-    PaginationLinks: {
-      type: 'object',
-      properties: { first: { type: 'string' }, last: { type: 'string' }, prev: { type: ['string', 'null'] }, next: { type: ['string', 'null'] } },
-      required: ['first', 'last', 'prev', 'next'],
-    },
-    PaginationMeta: {
-      type: 'object',
-      description: 'Laravel length-aware paginator meta; keys in this order.',
-      properties: {
-        current_page: { type: 'integer' },
-        from: { type: ['integer', 'null'] },
-        last_page: { type: 'integer' },
-        links: {
-          type: 'array',
-          items: { type: 'object', properties: { url: { type: ['string', 'null'] }, label: { type: 'string' }, active: { type: 'boolean' } }, required: ['url', 'label', 'active'] },
-        },
-        path: { type: 'string' },
-        per_page: { type: 'integer' },
-        to: { type: ['integer', 'null'] },
-        total: { type: 'integer' },
-      },
-      required: ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'],
+export const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+/** The contract's error answers (§1), one per status, as reusable responses. */
+const ERRORS: Record<string, { name: string; description: string; headers?: Json }> = {
+  400: { name: 'MalformedBody', description: 'The body is not well-formed JSON (or multipart).' },
+  401: { name: 'Unauthenticated', description: 'Missing, invalid, expired or revoked bearer token.' },
+  403: { name: 'Forbidden', description: 'Signed in, but this role may not call the route.' },
+  404: { name: 'NotFound', description: 'No such resource, or it belongs to another investor (never 403 for that).' },
+  409: { name: 'Conflict', description: 'A request with this Idempotency-Key is still being processed.' },
+  413: { name: 'PayloadTooLarge', description: 'The body is over the size limit.' },
+  415: { name: 'UnsupportedMediaType', description: 'The body is not in the content type the route reads.' },
+  422: { name: 'ValidationFailed', description: 'Validation failure: `message` is the first error (plus how many more); `errors` lists them per field (snake_case).' },
+  429: {
+    name: 'TooManyAttempts',
+    description: 'Too many attempts: wait `Retry-After` seconds.',
+    headers: {
+      'Retry-After': { description: 'Seconds until the next attempt may succeed.', schema: { type: 'integer', minimum: 1 } },
+      'X-RateLimit-Limit': { description: 'Attempts allowed in the window.', schema: { type: 'integer' } },
+      'X-RateLimit-Remaining': { description: 'Attempts left in the window (0).', schema: { type: 'integer' } },
     },
   },
-  responses: {
-    Unauthenticated: error('Missing, invalid, expired or revoked bearer token', 'Unauthenticated.'),
-    Forbidden: error('Role not allowed', 'This action is unauthorized.'),
-    NotFound: error('Missing, or owned by someone else', 'Resource not found.'),
-    Conflict: error('State conflict', 'This withdrawal request is approved and cannot be cancelled.'),
-    ValidationFailed: error('Validation failure', 'The per page field must be between 1 and 100.', {
-      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-    }),
-    TooManyAttempts: error('Rate limited (Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining headers)', 'Too Many Attempts.'),
-    ServerError: error('Unexpected failure', 'Server Error.'),
-    Unavailable: error('Database unreachable', 'Service temporarily unavailable.'),
-  },
+  500: { name: 'ServerError', description: 'Unexpected failure (no stack, no SQL in the answer).' },
+  503: { name: 'Unavailable', description: 'The database is unreachable, or the gateway is still starting.' },
 };
 
-/** JSON, or multipart/form-data with the file field as binary for upload routes. */
-function requestContent(r: RestRoute<unknown>, body: Json): Json {
-  if (!r.multipartFile) return { 'application/json': { schema: body } };
-  const properties = { ...(body.properties as Json), [r.multipartFile]: { type: 'string', format: 'binary' } };
-  return { 'multipart/form-data': { schema: { ...body, properties } } };
+const errorContent = (example: unknown) => ({ 'application/json': { schema: ERROR_REF, ...(example === undefined ? {} : { example }) } });
+
+function components(examples: OpenApiExamples): Json {
+  return {
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The `access_token` that login, register and refresh answer.' } },
+    schemas: {
+      Error: {
+        type: 'object',
+        description: 'The error envelope of every REST answer that is not a success.',
+        properties: {
+          success: { const: false },
+          message: { type: 'string', description: 'A human sentence.' },
+          errors: { type: 'object', description: 'Validation failures only: messages per field.', additionalProperties: { type: 'array', items: { type: 'string' } } },
+        },
+        required: ['success', 'message'],
+      },
+      PaginationLinks: {
+        type: 'object',
+        properties: { first: { type: 'string' }, last: { type: 'string' }, prev: { type: ['string', 'null'] }, next: { type: ['string', 'null'] } },
+        required: ['first', 'last', 'prev', 'next'],
+      },
+      PaginationMeta: {
+        type: 'object',
+        description: 'Laravel length-aware paginator meta; keys in this order.',
+        properties: {
+          current_page: { type: 'integer' },
+          from: { type: ['integer', 'null'] },
+          last_page: { type: 'integer' },
+          links: {
+            type: 'array',
+            items: { type: 'object', properties: { url: { type: ['string', 'null'] }, label: { type: 'string' }, active: { type: 'boolean' } }, required: ['url', 'label', 'active'] },
+          },
+          path: { type: 'string' },
+          per_page: { type: 'integer' },
+          to: { type: ['integer', 'null'] },
+          total: { type: 'integer' },
+        },
+        required: ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'],
+      },
+    },
+    responses: Object.fromEntries(
+      Object.entries(ERRORS).map(([status, e]) => [e.name, { description: e.description, ...(e.headers ? { headers: e.headers } : {}), content: errorContent(examples.errors[status]) }]),
+    ),
+  };
 }
+
+const errorRef = (status: number) => ({ $ref: `#/components/responses/${ERRORS[status].name}` });
+
+/** JSON, or multipart/form-data with the file field as binary for upload routes. */
+function requestContent(r: RestRoute<unknown>, body: Json, example: unknown): Json {
+  const withExample = (schema: Json) => ({ schema, ...(example === undefined ? {} : { example }) });
+  if (!r.multipartFile) return { 'application/json': withExample(body) };
+  const properties = { ...(body.properties as Json), [r.multipartFile]: { type: 'string', format: 'binary' } };
+  return { 'multipart/form-data': withExample({ ...body, properties }) };
+}
+
+/** A file answer: one entry per media type the file may have; text examples where there is one. */
+const fileContent = (types: readonly string[], example: unknown): Json =>
+  Object.fromEntries(
+    types.map((t) => [t, { schema: { type: 'string', ...(t.startsWith('text/') ? {} : { format: 'binary' }) }, ...(t.startsWith('text/') && typeof example === 'string' ? { example } : {}) }]),
+  );
+
+const ATTACHMENT = { 'Content-Disposition': { description: 'attachment; filename="…"; filename*=UTF-8\'\'…', schema: { type: 'string' } } };
 
 const tagOf = (path: string) =>
   path
@@ -195,7 +243,7 @@ const tagOf = (path: string) =>
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join(' ');
 
-export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, DocumentNode>, routes: RestRoute<unknown>[]): Json {
+export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, DocumentNode>, routes: RestRoute<unknown>[], examples: OpenApiExamples = committedExamples): Json {
   const paths: Record<string, Json> = {};
   for (const r of routes) {
     const document = operations.get(r.operation)!;
@@ -206,8 +254,9 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
     if (field.kind !== Kind.FIELD) continue;
     const fieldType = root.getFields()[field.name.value].type;
     const envelope = r.envelope ?? 'item';
+    const captured = examples.operations[routeKey(r)] ?? { responses: {} };
     let data: Json;
-    if (r.emptyData) data = { type: 'array', maxItems: 0 };
+    if (r.emptyData) data = { type: 'array', maxItems: 0, items: {} };
     else if (envelope === 'item') data = outputSchema(fieldType, field.selectionSet, fragments);
     else {
       const items = field.selectionSet!.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'items');
@@ -220,62 +269,108 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
     if (r.message) envelopeProps.message = { type: 'string', example: r.message };
 
     const recorded = record(schema, op, r);
-    const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }));
+    const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, description: 'The id; anything but a positive integer names no resource (404).', schema: { type: 'integer', minimum: 1 } }));
     const pageParams =
       envelope === 'item'
         ? []
         : [{ name: 'page', in: 'query', description: 'Default 1; anything but an integer ≥ 1 means 1; past the end gives an empty page.', schema: { type: 'integer' } }];
-    const headerParams =
-      r.method === 'POST' && op.operation === 'mutation' && isIdempotentField(root.getFields()[field.name.value])
-        ? [{
-            name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-            description: 'Optional; 1..255 printable ASCII, scoped to the user. A retry with the same key and body replays the first answer for 24 h (header `Idempotent-Replayed: true`); another body is 422 (`errors.idempotency_key`); while the first still runs, 409.',
-          }]
-        : [];
+    const idempotent = r.method === 'POST' && op.operation === 'mutation' && isIdempotentField(root.getFields()[field.name.value]);
+    const headerParams = idempotent
+      ? [{
+          name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+          description: 'Optional; 1..255 printable ASCII, scoped to the user. A retry with the same key and body replays the first answer for 24 h (header `Idempotent-Replayed: true`); another body is 422 (`errors.idempotency_key`); while the first still runs, 409.',
+        }]
+      : [];
     const queryParams = recorded.query.map((q) => ({
       name: q.name,
       in: 'query',
       required: q.required,
       schema: q.name === 'per_page' ? { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE } : q.schema,
     }));
-    const status = String(r.status ?? 200);
     const noStore = r.noStore ? { headers: { 'Cache-Control': { description: 'Token answers are never cached.', schema: { type: 'string', const: 'no-store' } } } } : {};
-    const responses: Json = {
-      [status]: r.download
-        ? { description: 'The file, as an attachment (Content-Disposition)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
-        : { description: r.message ?? 'Success', content: { 'application/json': { schema: { type: 'object', properties: envelopeProps, required: Object.keys(envelopeProps) } } }, ...noStore },
-    };
-    if (r.auth !== 'guest') responses['401'] = { $ref: '#/components/responses/Unauthenticated' };
-    if (r.auth !== 'guest') responses['403'] = { $ref: '#/components/responses/Forbidden' };
-    if (pathParams.length) responses['404'] = { $ref: '#/components/responses/NotFound' };
-    if (op.operation === 'mutation') responses['409'] = { $ref: '#/components/responses/Conflict' };
-    if (queryParams.length || recorded.body) responses['422'] = { $ref: '#/components/responses/ValidationFailed' };
-    if (r.auth === 'guest' && op.operation === 'mutation') responses['429'] = { $ref: '#/components/responses/TooManyAttempts' };
-    responses['500'] = { $ref: '#/components/responses/ServerError' };
-    responses['503'] = { $ref: '#/components/responses/Unavailable' };
+    const success = (status: number): Json =>
+      r.download
+        ? { description: 'The file, as an attachment.', headers: ATTACHMENT, content: fileContent(r.download, captured.responses[status]) }
+        : {
+            description: r.message ?? 'Success.',
+            ...noStore,
+            content: { 'application/json': { schema: { type: 'object', properties: envelopeProps, required: Object.keys(envelopeProps) }, ...(status in captured.responses ? { example: captured.responses[status] } : {}) } },
+          };
+    const responses: Json = {};
+    for (const status of [r.status ?? 200, ...(r.outcomeStatuses ?? [])].sort()) responses[status] = success(status);
+    const hasBody = r.method !== 'GET';
+    const specific = (status: 401 | 404 | 409) => ({ description: r.errors![status], content: errorContent(captured.responses[status] ?? examples.errors[status]) });
+    const errors: Array<[number, boolean]> = [
+      [400, hasBody],
+      [401, r.auth !== 'guest' || r.errors?.[401] !== undefined],
+      [403, r.auth !== 'guest'],
+      // A path id, or a staff filter `investor_id`, may name nothing (or another investor's row).
+      [404, pathParams.length > 0 || queryParams.some((q) => q.name === 'investor_id') || r.errors?.[404] !== undefined],
+      [409, idempotent || r.errors?.[409] !== undefined],
+      [413, hasBody],
+      [415, true], // the router refuses a body of another type on every route, GETs included
+      [422, queryParams.length > 0 || recorded.body !== null || idempotent],
+      [429, r.rateLimited === true],
+      [500, true],
+      [503, true],
+    ];
+    for (const [status, applies] of errors) {
+      if (!applies) continue;
+      const text = r.errors?.[status as 401 | 404 | 409];
+      responses[status] = text ? specific(status as 401 | 404 | 409) : errorRef(status);
+    }
 
     const path = r.path.replace(/:(\w+)/g, '{$1}');
+    const parameters = [...pathParams, ...pageParams, ...queryParams, ...headerParams];
     paths[path] ??= {};
     paths[path][r.method.toLowerCase()] = {
       tags: [tagOf(r.path)],
       summary: r.summary,
-      operationId: r.operation,
-      description: `Runs the GraphQL ${op.operation} \`${r.operation}\` (field \`${field.name.value}\`).${r.auth === 'admin' ? ' Admin only.' : ''}`,
+      operationId: r.operationId ?? r.operation,
+      description: r.errors?.[409] ? `${r.description} Conflict (409) when ${r.errors[409]}.` : r.description,
       security: r.auth === 'guest' ? [] : [{ bearer: [] }],
-      ...(pathParams.length || pageParams.length || queryParams.length || headerParams.length ? { parameters: [...pathParams, ...pageParams, ...queryParams, ...headerParams] } : {}),
-      ...(recorded.body ? { requestBody: { required: true, content: requestContent(r, recorded.body) } } : {}),
+      ...(parameters.length ? { parameters } : {}),
+      ...(recorded.body ? { requestBody: { required: true, content: requestContent(r, recorded.body, captured.request) } } : {}),
       responses,
     };
   }
+  paths['/downloads/{token}'] = { get: downloadOperation(routes, examples) };
+  const tags = [...new Set(Object.values(paths).flatMap((p) => Object.values(p as Record<string, { tags: string[] }>).flatMap((o) => o.tags)))];
   return {
     openapi: '3.1.0',
     info: {
       title: 'Investment platform REST API',
       version: '1.0.0',
-      description: 'The REST compatibility layer of the investment platform gateway. Every operation runs the GraphQL operation named in its description; conventions: docs/api.md.',
+      description:
+        'The REST face of the investment platform gateway, for the mobile app. Every route runs a GraphQL operation of the same gateway in-process, so both faces answer alike. Conventions (envelopes, pagination, errors, Idempotency-Key): docs/api.md. Examples are real answers from the demo data (`npm run openapi:examples`).',
+      contact: { name: 'Investment platform API team' },
+      // Proprietary (package.json: UNLICENSED); a LicenseRef- is how SPDX expressions name a licence off its list.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/api/v1' }],
+    servers: [{ url: '/api/v1', description: 'This gateway' }],
+    tags: tags.map((name) => ({ name, description: `${name} routes.` })),
     paths,
-    components: COMPONENTS,
+    components: components(examples),
+  };
+}
+
+/** GET /downloads/{token}: served outside the route table (router.ts), documented here. */
+function downloadOperation(routes: RestRoute<unknown>[], examples: OpenApiExamples): Json {
+  // Every file type a route can stream, plus the back office's audit CSV export (GraphQL only).
+  const types = [...new Set([...routes.flatMap((r) => r.download ?? []), 'text/csv'])];
+  return {
+    tags: ['Downloads'],
+    summary: 'Download a file by link',
+    operationId: 'Download',
+    description:
+      'Streams the file behind a short-lived link that a GraphQL `Download` field handed out (statements, identity documents, audit exports). The token in the path is the credential, so no Authorization header is needed: links expire after a few minutes and die with the session that created them. An expired, tampered or revoked link is a 404.',
+    security: [],
+    parameters: [{ name: 'token', in: 'path', required: true, description: 'The opaque link token.', schema: { type: 'string' } }],
+    responses: {
+      200: { description: 'The file, as an attachment.', headers: ATTACHMENT, content: fileContent(types, examples.operations['GET /downloads/:token']?.responses[200]) },
+      404: errorRef(404),
+      500: errorRef(500),
+      503: errorRef(503),
+    },
   };
 }

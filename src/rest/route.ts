@@ -30,6 +30,8 @@ export interface RestRoute<TVars = Record<string, unknown>> {
   variables?: (input: RestInput) => Loose<TVars>;
   envelope?: 'item' | 'paginated' | 'paginated-meta';
   status?: number;
+  /** Further success statuses that `outcome` may choose. */
+  outcomeStatuses?: number[];
   message?: string;
   /** For operations that answer only true: `data` is `[]`, the message says what happened. */
   emptyData?: boolean;
@@ -38,11 +40,26 @@ export interface RestRoute<TVars = Record<string, unknown>> {
   /**
    * download: the operation answers a `Download` and the route streams that file itself
    * (Content-Disposition: attachment) instead of an envelope; no link is signed (see FileRoot).
+   * The media types the file may have.
    */
-  download?: boolean;
+  download?: readonly string[];
   /** multipart/form-data: the named file field reaches the variables as an `Upload`, streamed to storage. */
   multipartFile?: string;
   summary: string;
+  /**
+   * The OpenAPI description, for the mobile team: what the route does, who may call it and what
+   * it answers for them, and its notable errors (the generator adds the generic ones).
+   */
+  description: string;
+  /** OpenAPI operationId when several rows run one operation (default: `operation`). */
+  operationId?: string;
+  /**
+   * Route-specific errors beyond the generic ones, each with when it happens: a guest route's 401
+   * (a credential in the body), a 404 without a path id, a 409 state conflict.
+   */
+  errors?: { 401?: string; 404?: string; 409?: string };
+  /** The domain limits attempts (login, register, password checks): 429 with Retry-After. */
+  rateLimited?: boolean;
   auth: 'guest' | 'bearer' | 'admin';
   /** Every answer carries `Cache-Control: no-store` (token answers, contract §2). */
   noStore?: boolean;

@@ -39,7 +39,7 @@ export interface UploadKycDocument {
 }
 
 /** The accepted types, recognised by their first bytes only (never by name or declared type). */
-const FILE_TYPES: FileKind[] = [
+export const KYC_FILE_TYPES: FileKind[] = [
   { mimeType: 'application/pdf', extension: 'pdf', magic: Buffer.from('%PDF-') },
   { mimeType: 'image/jpeg', extension: 'jpg', magic: Buffer.from([0xff, 0xd8, 0xff]) },
   { mimeType: 'image/png', extension: 'png', magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
@@ -47,7 +47,7 @@ const FILE_TYPES: FileKind[] = [
 
 /** A name that says what the file is, not whose it is (the original name is not kept). */
 const fileNameOf = (doc: { id: number; documentType: KycDocumentType; mimeType: string }) =>
-  `${doc.documentType.toLowerCase().replace(/_/g, '-')}-${doc.id}.${FILE_TYPES.find((t) => t.mimeType === doc.mimeType)?.extension ?? 'bin'}`;
+  `${doc.documentType.toLowerCase().replace(/_/g, '-')}-${doc.id}.${KYC_FILE_TYPES.find((t) => t.mimeType === doc.mimeType)?.extension ?? 'bin'}`;
 
 /**
  * Money moves only for a verified identity (contract §2): the investor's KYC status, as `status`
@@ -113,7 +113,7 @@ export class KycService {
   async upload(user: AuthUser, input: UploadKycDocument) {
     const investorId = requireInvestor(user);
     const file = await input.file;
-    const inspector = new UploadInspector(FILE_TYPES, this.uploadMaxBytes, {
+    const inspector = new UploadInspector(KYC_FILE_TYPES, this.uploadMaxBytes, {
       field: 'file',
       tooBig: `The file field must not be greater than ${Math.floor(this.uploadMaxBytes / 1024)} kilobytes.`,
       wrongType: 'The file must be a PDF, JPEG or PNG document.',

@@ -9,6 +9,7 @@ import { databaseTimeouts, openDatabase, type Database } from '../../src/db/data
 import { DEMO_EMAILS, DEMO_PASSWORD } from '../../src/db/seed';
 import { createLogger } from '../../src/logger';
 import { createServices, type Services } from '../../src/services';
+import { withContract } from './contract';
 import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './template';
 
 export { DEMO_EMAILS, DEMO_PASSWORD };
@@ -104,7 +105,8 @@ async function gatewayOn(
   const services = createServices(db.prisma, config, logger, db.replicas);
   const gateway = await createGateway(config, db, services, logger);
   gateway.setReady(true);
-  const http = request(gateway.app);
+  // Every REST answer a test receives is checked against docs/openapi.json (test/support/contract.ts).
+  const http = withContract(request(gateway.app));
   return {
     gateway,
     db,
