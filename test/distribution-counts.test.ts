@@ -37,7 +37,7 @@ it('keeps every staff total equal to COUNT(*) after concurrent inserts, updates,
   const declarations = await prisma.distributionDeclaration.findMany({ where: { status: { in: ['PENDING', 'APPROVED'] } }, select: { id: true }, orderBy: { id: 'asc' }, take: 8 });
   expect(declarations.length).toBeGreaterThanOrEqual(4);
   const rowsOf = (declarationId: number) => prisma.distribution.findMany({ where: { declarationId } });
-  const paidAt = new Date('2026-10-15T10:00:00Z');
+  const paidAt = new Date('2026-10-31T10:00:00Z');
 
   const writers = declarations.map(async ({ id }, i) => {
     const rows = await rowsOf(id);
@@ -72,7 +72,7 @@ it('keeps every staff total equal to COUNT(*) after concurrent inserts, updates,
     [{ unitId: sample.unitId }, { unitId: sample.unitId }],
     [{ period: sample.period }, { period: sample.period }],
     [{ unitId: sample.unitId, status: 'DISTRIBUTED' }, { unitId: sample.unitId, status: 'DISTRIBUTED' }],
-    [{ from: '2026-10-15', to: '2026-10-15' }, { distributedAt: { gte: new Date('2026-10-15T00:00:00Z'), lt: new Date('2026-10-16T00:00:00Z') } }],
+    [{ from: '2026-10-31', to: '2026-10-31' }, { distributedAt: { gte: new Date('2026-10-31T00:00:00Z'), lt: new Date('2026-11-01T00:00:00Z') } }],
   ];
   for (const [filter, where] of filters) expect({ filter, total: await staffTotal(filter) }).toEqual({ filter, total: await prisma.distribution.count({ where }) });
 });

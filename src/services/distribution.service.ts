@@ -187,6 +187,8 @@ export class DistributionService {
       where.period !== undefined && PrismaNs.sql`period = ${where.period}`,
       where.distributedAt?.gte && PrismaNs.sql`distributed_at >= ${where.distributedAt.gte}`,
       where.distributedAt?.lt && PrismaNs.sql`distributed_at < ${where.distributedAt.lt}`,
+      // Implied by the check distributions_paid_after_declared; lets the scan start at `to`.
+      where.distributedAt?.lt && PrismaNs.sql`created_at < ${where.distributedAt.lt}`,
     ].filter((c): c is PrismaNs.Sql => Boolean(c));
     const filter = conditions.length ? PrismaNs.sql`WHERE ${PrismaNs.join(conditions, ' AND ')}` : PrismaNs.empty;
     const rows = await this.prisma.$queryRaw<PageRow[]>`
