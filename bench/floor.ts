@@ -1,22 +1,24 @@
 /**
- * The benchmark's raw floor: `GET /api/v1/distributions` with nothing but node:http and `pg`
- * (no Express, no Prisma, no GraphQL), answering the same JSON as the REST route for the default
- * page. It is what the gateway would cost with all of its layers taken away, so the gap between the
- * two is the price of those layers.
+ * The benchmark's raw floor: the gateway's busiest read and its two money writes with nothing but
+ * node:http and `pg` (no Express, no Prisma, no GraphQL). The list answers the same JSON as the REST
+ * route for the default page; the writes take the same row locks in the same order as the services
+ * (KYC check, then the unit row FOR NO KEY UPDATE / the holding row FOR UPDATE, the pending sum, the
+ * insert, the audit event, in one transaction). It is what the gateway would cost with all of its
+ * layers taken away, so the gap between the two is the price of those layers.
  *
- * Run by bench/run.ts as a forked child (DATABASE_URL in the environment); it listens on
- * 127.0.0.1 at a free port and reports `{ port, queriesPerRequest }` over IPC. It exits when the
- * parent disconnects or on SIGTERM, so it never outlives the benchmark.
+ * Run by bench/run.ts as a forked child (DATABASE_URL and JWT_SECRET in the environment); it listens
+ * on 127.0.0.1 at a free port and reports `{ port }` over IPC, answers `'queries'` messages with the
+ * number of SQL statements sent so far, and exits when the parent disconnects or on SIGTERM.
  *
- * Fairness: the bearer token's signature is NOT verified (the payload is only decoded), but every
- * request does one session lookup (session + user + investor in one query), as the gateway does
- * with three. Only page 1 with 15 rows is served; anything else is a 404.
+ * Every request verifies the bearer token (HS256, signature and expiry) and looks the session up
+ * (session + user + investor in one statement). Every statement is a named prepared statement.
+ * Only page 1 with 15 rows is served; anything else is a 404.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import { Pool } from 'pg';
+import Decimal from 'decimal.js';
+import { Pool, type QueryConfig, type QueryResultRow } from 'pg';
 
-/** Session lookup, page of rows, count. */
-const QUERIES_PER_REQUEST = 3;
 const PER_PAGE = 15;
 const ROUTE = '/api/v1/distributions';
 
@@ -114,14 +116,22 @@ function paginated(rows: DistributionRow[], total: number, path: string) {
   };
 }
 
-/** The session id from a JWT's payload; the signature is deliberately not checked (see above). */
-function sessionIdOf(authorization: string | undefined): { sid: string; sub: string } | null {
+const SECRET = process.env.JWT_SECRET ?? '';
+const HS256_HEADER = /"alg"\s*:\s*"HS256"/;
+
+/** The verified claims of an HS256 access token, or null (bad signature, expired, malformed). */
+function verify(authorization: string | undefined): { sid: string; sub: string } | null {
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-  const payload = token?.split('.')[1];
-  if (!payload) return null;
+  const [header, payload, signature] = token?.split('.') ?? [];
+  if (!header || !payload || !signature) return null;
+  const expected = createHmac('sha256', SECRET).update(`${header}.${payload}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sid?: unknown; sub?: unknown };
-    return typeof claims.sid === 'string' && /^[0-9a-f-]{36}$/i.test(claims.sid) && typeof claims.sub === 'string' ? { sid: claims.sid, sub: claims.sub } : null;
+    if (!HS256_HEADER.test(Buffer.from(header, 'base64url').toString('utf8'))) return null;
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sid?: unknown; sub?: unknown; exp?: unknown };
+    if (typeof claims.exp !== 'number' || claims.exp * 1000 <= Date.now()) return null;
+    return typeof claims.sid === 'string' && typeof claims.sub === 'string' ? { sid: claims.sid, sub: claims.sub } : null;
   } catch {
     return null;
   }
@@ -133,30 +143,151 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+let queriesSent = 0;
+
+/** A named (prepared once per connection) statement. */
+function statement(name: string, text: string): (values: unknown[]) => QueryConfig {
+  return (values) => ({ name, text, values });
+}
+const Q = {
+  session: statement('session', SESSION_SQL),
+  list: statement('list', LIST_SQL),
+  count: statement('count', COUNT_SQL),
+  unitPrice: statement('unit_price', 'SELECT u.total_value::text, u.min_investment::text AS unit_min, c.min_investment::text AS min, c.max_investment::text AS max FROM units u LEFT JOIN app_config c ON c.id = 1 WHERE u.id = $1'),
+  unitExists: statement('unit_exists', 'SELECT 1 FROM units WHERE id = $1'),
+  kyc: statement('kyc', 'SELECT DISTINCT status::text FROM kyc_documents WHERE investor_id = $1'),
+  lockUnit: statement('lock_unit', 'SELECT status::text, available_percentage::text FROM units WHERE id = $1 FOR NO KEY UPDATE'),
+  pendingOnUnit: statement('pending_unit', "SELECT COALESCE(sum(ownership_percentage), 0)::text AS s FROM investment_requests WHERE unit_id = $1 AND status = 'PENDING'"),
+  insertInvestment: statement('insert_investment',
+    'INSERT INTO investment_requests (investor_id, unit_id, amount, ownership_percentage, updated_at) VALUES ($1, $2, $3, $4, now()) RETURNING id, investor_id, unit_id, amount::text, ownership_percentage::text, status::text, created_at'),
+  lockHolding: statement('lock_holding', 'SELECT ownership_percentage::text, invested_amount::text FROM holdings WHERE investor_id = $1 AND unit_id = $2 FOR UPDATE'),
+  pendingOnHolding: statement('pending_holding', "SELECT COALESCE(sum(ownership_percentage), 0)::text AS s FROM withdrawal_requests WHERE investor_id = $1 AND unit_id = $2 AND status = 'PENDING'"),
+  insertWithdrawal: statement('insert_withdrawal',
+    'INSERT INTO withdrawal_requests (investor_id, unit_id, ownership_percentage, invested_amount, reason, updated_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING id, investor_id, unit_id, ownership_percentage::text, invested_amount::text, reason, status::text, created_at'),
+  audit: statement('audit', "INSERT INTO audit_events (actor_id, actor_role, action, target_type, target_id, changes) VALUES ($1, 'INVESTOR', $2, $3, $4, $5)"),
+};
+
+interface Queryable {
+  query<R extends QueryResultRow>(config: QueryConfig): Promise<{ rows: R[] }>;
+}
+function run<R extends QueryResultRow>(db: Queryable, config: QueryConfig): Promise<{ rows: R[] }> {
+  queriesSent++;
+  return db.query<R>(config);
+}
+
+/** The caller's investor id, or null after answering 401. */
+async function authenticate(pool: Pool, req: http.IncomingMessage, res: http.ServerResponse): Promise<{ userId: number; investorId: number } | null> {
+  const claims = verify(req.headers.authorization);
+  const s = claims ? (await run<SessionRow>(pool, Q.session([claims.sid]))).rows[0] : undefined;
+  if (!claims || !s || s.revoked_at || s.expires_at <= new Date() || s.deleted_at || String(s.user_id) !== claims.sub || s.investor_id === null) {
+    send(res, 401, { success: false, message: 'Unauthenticated.' });
+    return null;
+  }
+  return { userId: s.user_id, investorId: s.investor_id };
+}
+
+async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+class Conflict extends Error {}
+
+/** BEGIN … COMMIT on one pooled connection; a Conflict rolls back and answers 409. */
+async function transaction<T>(pool: Pool, fn: (db: Queryable) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await run(client, { text: 'BEGIN' });
+    const result = await fn(client);
+    await run(client, { text: 'COMMIT' });
+    return result;
+  } catch (err) {
+    await run(client, { text: 'ROLLBACK' });
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+async function assertKyc(db: Queryable, investorId: number): Promise<void> {
+  const { rows } = await run<{ status: string }>(db, Q.kyc([investorId]));
+  if (!rows.some((r) => r.status === 'APPROVED')) throw new Conflict('Identity verification is not approved yet.');
+}
+
+async function createInvestment(pool: Pool, who: { userId: number; investorId: number }, body: Record<string, unknown>) {
+  const unitId = Number(body.unit_id);
+  const amount = new Decimal(String(body.amount));
+  const unit = (await run<{ total_value: string; unit_min: string; min: string | null; max: string | null }>(pool, Q.unitPrice([unitId]))).rows[0];
+  if (!unit || amount.lt(Decimal.max(unit.min ?? 0, unit.unit_min)) || (unit.max && amount.gt(unit.max))) return { status: 422, body: { success: false, message: 'The given data was invalid.' } };
+  const pct = amount.dividedBy(unit.total_value).times(100).toDecimalPlaces(6, Decimal.ROUND_DOWN);
+  const row = await transaction(pool, async (db) => {
+    await assertKyc(db, who.investorId);
+    const locked = (await run<{ status: string; available_percentage: string }>(db, Q.lockUnit([unitId]))).rows[0];
+    const pending = (await run<{ s: string }>(db, Q.pendingOnUnit([unitId]))).rows[0].s;
+    if (locked.status !== 'AVAILABLE' || pct.gt(new Decimal(locked.available_percentage).minus(pending))) throw new Conflict('Insufficient availability.');
+    const created = (await run<Record<string, unknown>>(db, Q.insertInvestment([who.investorId, unitId, amount.toFixed(2), pct.toFixed(6)]))).rows[0];
+    await run(db, Q.audit([who.userId, 'investment_request.created', 'investment_request', String(created.id), JSON.stringify({ after: created })]));
+    return created;
+  });
+  return { status: 201, body: { success: true, data: { ...row, amount: Number(row.amount), ownership_percentage: Number(row.ownership_percentage), status: String(row.status).toLowerCase() } } };
+}
+
+async function createWithdrawal(pool: Pool, who: { userId: number; investorId: number }, body: Record<string, unknown>) {
+  const unitId = Number(body.unit_id);
+  const pct = new Decimal(String(body.ownership_percentage));
+  const reason = String(body.reason ?? '').trim();
+  if (!reason || pct.lte(0) || pct.gt(100) || !(await run(pool, Q.unitExists([unitId]))).rows.length) return { status: 422, body: { success: false, message: 'The given data was invalid.' } };
+  const row = await transaction(pool, async (db) => {
+    await assertKyc(db, who.investorId);
+    const holding = (await run<{ ownership_percentage: string; invested_amount: string }>(db, Q.lockHolding([who.investorId, unitId]))).rows[0];
+    const pending = (await run<{ s: string }>(db, Q.pendingOnHolding([who.investorId, unitId]))).rows[0].s;
+    if (!holding || pct.gt(new Decimal(holding.ownership_percentage).minus(pending))) throw new Conflict('Insufficient holding.');
+    const invested = new Decimal(holding.invested_amount).times(pct).dividedBy(holding.ownership_percentage).toDecimalPlaces(2);
+    const created = (await run<Record<string, unknown>>(db, Q.insertWithdrawal([who.investorId, unitId, pct.toFixed(6), invested.toFixed(2), reason]))).rows[0];
+    await run(db, Q.audit([who.userId, 'withdrawal_request.created', 'withdrawal_request', String(created.id), JSON.stringify({ after: created })]));
+    return created;
+  });
+  return { status: 201, body: { success: true, data: { ...row, ownership_percentage: Number(row.ownership_percentage), invested_amount: Number(row.invested_amount), status: String(row.status).toLowerCase() } } };
+}
+
+type Write = (pool: Pool, who: { userId: number; investorId: number }, body: Record<string, unknown>) => Promise<{ status: number; body: unknown }>;
+const WRITES: Record<string, Write> = {
+  '/api/v1/investment-requests': createInvestment,
+  '/api/v1/withdrawals/requests': createWithdrawal,
+};
+
 async function handle(pool: Pool, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  if (req.method !== 'GET' || req.url !== ROUTE) return send(res, 404, { success: false, message: 'Not found.' });
-  const claims = sessionIdOf(req.headers.authorization);
-  if (!claims) return send(res, 401, { success: false, message: 'Unauthenticated.' });
-  const { rows: sessions } = await pool.query<SessionRow>(SESSION_SQL, [claims.sid]);
-  const s = sessions[0];
-  if (!s || s.revoked_at || s.expires_at <= new Date() || s.deleted_at || String(s.user_id) !== claims.sub || s.investor_id === null) {
-    return send(res, 401, { success: false, message: 'Unauthenticated.' });
+  const write = req.method === 'POST' ? WRITES[req.url ?? ''] : undefined;
+  if (!write && (req.method !== 'GET' || req.url !== ROUTE)) return send(res, 404, { success: false, message: 'Not found.' });
+  const who = await authenticate(pool, req, res);
+  if (!who) return;
+  if (write) {
+    try {
+      const { status, body } = await write(pool, who, await readJson(req));
+      return send(res, status, body);
+    } catch (err) {
+      if (err instanceof Conflict) return send(res, 409, { success: false, message: err.message });
+      throw err;
+    }
   }
   // Page and count in parallel on two pooled connections, as the gateway's service does.
   const [list, count] = await Promise.all([
-    pool.query<DistributionRow>(LIST_SQL, [s.investor_id, PER_PAGE]),
-    pool.query<{ total: number }>(COUNT_SQL, [s.investor_id]),
+    run<DistributionRow>(pool, Q.list([who.investorId, PER_PAGE])),
+    run<{ total: number }>(pool, Q.count([who.investorId])),
   ]);
   send(res, 200, paginated(list.rows, count.rows[0].total, `http://${req.headers.host ?? '127.0.0.1'}${ROUTE}`));
 }
 
 function main(): void {
   const connectionString = process.env.DATABASE_URL;
-  if (!connectionString) throw new Error('DATABASE_URL is required');
+  if (!connectionString || !SECRET) throw new Error('DATABASE_URL and JWT_SECRET are required');
   // Same pool size as the gateway's Prisma adapter (10).
   const pool = new Pool({ connectionString, max: 10 });
   const server = http.createServer((req, res) => {
     handle(pool, req, res).catch((err: unknown) => {
+      // The load generator hangs up on requests still in flight when a run ends.
+      if (req.destroyed) return;
       console.error('[floor]', err);
       if (!res.headersSent) send(res, 500, { success: false, message: 'Server Error.' });
     });
@@ -169,10 +300,11 @@ function main(): void {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   process.on('disconnect', stop);
+  process.on('message', (m) => m === 'queries' && process.send?.({ queries: queriesSent }));
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();
     if (address === null || typeof address === 'string') throw new Error('unexpected server address');
-    process.send?.({ port: address.port, queriesPerRequest: QUERIES_PER_REQUEST });
+    process.send?.({ port: address.port });
   });
 }
 

@@ -1,26 +1,27 @@
 /**
- * The issue's benchmark: how much does the gateway cost on its busiest read?
+ * The issue's benchmark: how much does the gateway cost on its busiest read and its money writes?
  *
- *   npm run bench -- [--database-url URL] [--distributions N] [--duration S] [--connections C] [--warmup S] [--reseed]
+ *   npm run bench -- [--database-url URL] [--distributions N] [--duration S] [--connections C,C] [--warmup S] [--reseed] [--scale]
  *
- * Against PostgreSQL with the large demo data set, it measures, one after the other and with the
- * same autocannon settings:
- *   1. REST     GET  /api/v1/distributions   (demo investor, bearer token, default page)
- *   2. GraphQL  POST /graphql                (the same operation the REST route runs)
- *   3. floor    GET  /api/v1/distributions   on bench/floor.ts: node:http + pg, same JSON
- *   4. writes   POST /api/v1/withdrawals/requests and POST /api/v1/investment-requests, each request a
- *               new valid one (rotating over verified investors; see prepareWriters)
- * and prints req/s, p50 and p99 latency, the gateway/floor ratios, and SQL statements per request
- * (gateway: the `db_queries_sent` gauge from /metrics around each run). Figures are also written to
- * bench/results/latest.json.
+ * Against PostgreSQL with the large demo data set it runs, one server at a time:
+ *   1. gateway       REST GET /api/v1/distributions and GraphQL `distributions` (demo investor,
+ *                    default page) at each connection count; then the two money writes
+ *                    (POST /api/v1/withdrawals/requests, POST /api/v1/investment-requests, each
+ *                    request a new valid one, see prepareWriters) at the last connection count (10)
+ *   2. floor         bench/floor.ts: node:http + pg, the same list JSON and the same writes
+ *   3. PostGraphile  bench/postgraphile.ts: PostGraphile 5, amber preset, the same page + totalCount
+ * and reports req/s, p50/p99 latency, peak RSS of the server process (VmRSS sampled every 100 ms),
+ * server CPU per request (utime + stime delta of the server process / requests), SQL statements per
+ * request, and the ratios between them. `--scale` instead measures the lists of bench/scale.ts at
+ * 10k, 100k and 1M distributions. Figures are written to bench/results/ (JSON) and printed as a
+ * markdown table for docs/benchmarks.md.
  *
  * The database is created if missing and seeded (node dist/scripts/seed.js) only when it holds fewer
- * than N distributions, so reruns start measuring at once. All traffic goes to 127.0.0.1 (the floor
- * binds there; the gateway binds wherever src/main.ts listens, which takes no host), and every child
- * process is stopped at the end, on failure and Ctrl-C too.
+ * than N distributions, so reruns start measuring at once. All traffic goes to 127.0.0.1, and every
+ * child process is stopped at the end, on failure and Ctrl-C too.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +31,7 @@ import { print } from 'graphql';
 import { Client, escapeIdentifier } from 'pg';
 import { fromRoot } from '../src/paths';
 import { loadOperations } from '../src/rest/operations';
+import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues } from './scale';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -40,8 +42,10 @@ interface Options {
   distributions: number;
   duration: number;
   warmup: number;
-  connections: number;
+  connections: number[];
   reseed: boolean;
+  scale: boolean;
+  sizes: number[];
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -50,8 +54,11 @@ const USAGE = `Usage: npm run bench -- [options]
   --distributions N    seed until at least N distribution rows exist (default 100000)
   --duration S         seconds measured per target (default 10)
   --warmup S           seconds of unmeasured load before each target (default 2)
-  --connections C      concurrent connections (default 10)
-  --reseed             empty and seed the database again even if it is big enough`;
+  --connections C,C    concurrent connections, comma-separated (default 64,10; writes use the last)
+  --reseed             empty and seed the database again even if it is big enough
+  --scale              the list latency curve at 10k / 100k / 1M distributions instead (bench/scale.ts);
+                       there --duration defaults to 3 and --warmup to 1
+  --sizes N,N          the data set sizes of --scale (default 10000,100000,1000000)`;
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = {
@@ -59,24 +66,29 @@ function parseArgs(argv: string[]): Options {
     distributions: 100_000,
     duration: 10,
     warmup: 2,
-    connections: 10,
+    connections: [64, 10],
     reseed: false,
+    scale: false,
+    sizes: SCALE_SIZES,
   };
   const positive = (flag: string, raw: string | undefined, min = 1): number => {
     const n = Number(raw);
     if (raw === undefined || raw === '' || !Number.isInteger(n) || n < min) throw new Error(`${flag} expects an integer >= ${min}, got "${raw ?? ''}"`);
     return n;
   };
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2) as [string, string | undefined];
     const value = () => inline ?? argv[++i];
     switch (flag) {
       case '--database-url': opts.databaseUrl = value() ?? ''; break;
       case '--distributions': opts.distributions = positive(flag, value()); break;
-      case '--duration': opts.duration = positive(flag, value()); break;
-      case '--warmup': opts.warmup = positive(flag, value(), 0); break;
-      case '--connections': opts.connections = positive(flag, value()); break;
+      case '--duration': opts.duration = positive(flag, value()); given.add(flag); break;
+      case '--warmup': opts.warmup = positive(flag, value(), 0); given.add(flag); break;
+      case '--connections': opts.connections = (value() ?? '').split(',').map((c) => positive(flag, c)); break;
       case '--reseed': opts.reseed = true; break;
+      case '--scale': opts.scale = true; break;
+      case '--sizes': opts.sizes = (value() ?? '').split(',').map((c) => positive(flag, c)); break;
       case '-h':
       case '--help':
         console.log(USAGE);
@@ -86,6 +98,8 @@ function parseArgs(argv: string[]): Options {
         throw new Error(`unknown argument "${argv[i]}"\n\n${USAGE}`);
     }
   }
+  if (opts.scale && !given.has('--duration')) opts.duration = 3;
+  if (opts.scale && !given.has('--warmup')) opts.warmup = 1;
   const url = new URL(opts.databaseUrl);
   if (!/^postgres(ql)?:$/.test(url.protocol)) throw new Error(`--database-url must be a postgresql:// URL, got "${redact(opts.databaseUrl)}"`);
   // The benchmark is loopback-only by design: no load is ever sent off the machine.
@@ -181,9 +195,10 @@ function exitOf(child: ChildProcess): Promise<number | null> {
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
-  const exited = await Promise.race([exitOf(child).then(() => true), idle(5000).then(() => false)]);
+  // The gateway drains in-flight requests and closes its pools on SIGTERM: give it time.
+  const exited = await Promise.race([exitOf(child).then(() => true), idle(15_000).then(() => false)]);
   if (!exited) {
-    console.error(`[bench] ${childNames.get(child) ?? 'child'} still running 5 s after SIGTERM: killed`);
+    console.error(`[bench] ${childNames.get(child) ?? 'child'} still running 15 s after SIGTERM: killed`);
     child.kill('SIGKILL');
   }
 }
@@ -214,7 +229,19 @@ function forward(child: ChildProcess, name: string): void {
   }
 }
 
-async function startGateway(databaseUrl: string): Promise<string> {
+/** A server under test: its base URL, its process (for RSS and CPU) and its SQL statement counter. */
+interface Server {
+  name: string;
+  base: string;
+  child: ChildProcess;
+  queriesSent(): Promise<number>;
+}
+
+const BENCH_JWT_SECRET = 'bench-only-secret-0123456789abcdef0123456789';
+/** Production mode serves /metrics only with this bearer token. */
+const BENCH_METRICS_TOKEN = 'bench-metrics-token';
+
+async function startGateway(databaseUrl: string): Promise<Server> {
   const port = await freePort();
   const child = spawn(process.execPath, [fromRoot('dist', 'src', 'main.js')], {
     cwd: fromRoot(),
@@ -223,7 +250,7 @@ async function startGateway(databaseUrl: string): Promise<string> {
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       NODE_ENV: 'production',
-      JWT_SECRET: 'bench-only-secret-0123456789abcdef0123456789',
+      JWT_SECRET: BENCH_JWT_SECRET,
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT_PER_MINUTE: '0',
       SEED_ON_START: 'false',
@@ -238,47 +265,100 @@ async function startGateway(databaseUrl: string): Promise<string> {
   childNames.set(child, 'gateway');
   forward(child, 'gateway');
   const base = `http://127.0.0.1:${port}`;
-  // Up to 60 s: migrations may run on the first start.
-  for (let attempt = 0; attempt < 240; attempt++) {
+  const server: Server = { name: 'gateway', base, child, queriesSent: () => metricsQueries(`${base}/metrics`) };
+  // Up to 120 s: migrations (index builds on a large table) may run on the first start.
+  for (let attempt = 0; attempt < 480; attempt++) {
     if (child.exitCode !== null) throw new Error(`the gateway exited during start-up (exit ${child.exitCode}); see its output above`);
     try {
       const res = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(1000) });
-      if (res.status === 200) return base;
+      if (res.status === 200) return server;
     } catch {
       // Not listening yet.
     }
     await sleep(250);
   }
-  throw new Error('the gateway did not report ready (/readyz) within 60 s');
+  throw new Error('the gateway did not report ready (/readyz) within 120 s');
 }
 
-async function startFloor(databaseUrl: string): Promise<{ base: string; queriesPerRequest: number }> {
-  const child = fork(path.join(__dirname, 'floor.js'), [], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+/** bench/floor.js or bench/postgraphile.js as a forked child speaking the small IPC protocol. */
+async function startForked(name: string, file: string, env: NodeJS.ProcessEnv): Promise<Server> {
+  const child = fork(path.join(__dirname, file), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   children.add(child);
-  childNames.set(child, 'floor');
-  forward(child, 'floor');
-  const ready = new Promise<{ port: number; queriesPerRequest: number }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { port: number; queriesPerRequest: number }));
-    child.once('exit', (code) => reject(new Error(`the floor server exited during start-up (exit ${code})`)));
+  childNames.set(child, name);
+  forward(child, name);
+  const ready = new Promise<{ port: number }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { port: number }));
+    child.once('exit', (code) => reject(new Error(`${name} exited during start-up (exit ${code})`)));
   });
-  const timeout = idle(10_000).then(() => {
-    throw new Error('the floor server did not start within 10 s');
+  const timeout = idle(60_000).then(() => {
+    throw new Error(`${name} did not start within 60 s`);
   });
-  const { port, queriesPerRequest } = await Promise.race([ready, timeout]);
-  return { base: `http://127.0.0.1:${port}`, queriesPerRequest };
+  const { port } = await Promise.race([ready, timeout]);
+  const queriesSent = () =>
+    new Promise<number>((resolve) => {
+      const onMessage = (m: unknown) => {
+        const q = (m as { queries?: number }).queries;
+        if (typeof q === 'number') {
+          child.off('message', onMessage);
+          resolve(q);
+        }
+      };
+      child.on('message', onMessage);
+      child.send('queries');
+    });
+  return { name, base: `http://127.0.0.1:${port}`, child, queriesSent };
+}
+
+async function metricsQueries(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
+  const match = /^db_queries_sent (\S+)$/m.exec(text);
+  if (!match) throw new Error(`no db_queries_sent gauge at ${metricsUrl}`);
+  return Number(match[1]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server process statistics (Linux /proc)
+// ---------------------------------------------------------------------------------------------
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** User + system CPU time of a process so far, in ms. */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+async function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+}
+
+/** The largest resident set seen while `during` runs, sampled every 100 ms. */
+async function peakRss<T>(pid: number, during: PromiseLike<T>): Promise<{ result: T; peakKb: number }> {
+  let peakKb = await statusKb(pid, 'VmRSS');
+  const timer = setInterval(() => {
+    void statusKb(pid, 'VmRSS').then((kb) => (peakKb = Math.max(peakKb, kb)), () => undefined);
+  }, 100);
+  try {
+    const result = await during;
+    return { result, peakKb: Math.max(peakKb, await statusKb(pid, 'VmRSS')) };
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Targets, sanity check, measurement
 // ---------------------------------------------------------------------------------------------
 
+type TargetKey = 'rest' | 'graphql' | 'postgraphile' | 'floor' | 'withdrawal' | 'investment' | 'floor-withdrawal' | 'floor-investment';
+
 interface Target {
-  key: 'rest' | 'graphql' | 'floor' | 'withdrawal' | 'investment';
+  key: TargetKey;
   label: string;
+  server: Server;
   request: autocannon.Options;
-  /** The gateway's /metrics, to count SQL statements; absent for the floor (known count). */
-  metricsUrl?: string;
-  knownQueriesPerRequest?: number;
 }
 
 async function login(base: string, email = 'investor@demo.test'): Promise<string> {
@@ -300,142 +380,150 @@ function distributionsQuery(): string {
   return print(document);
 }
 
+/** PostGraphile's equivalent: the same page (order, size, fields, unit name) and the exact total. */
+const POSTGRAPHILE_QUERY = `query Distributions($investorId: Int!) {
+  allDistributions(condition: { investorId: $investorId }, orderBy: [CREATED_AT_DESC, PRIMARY_KEY_DESC], first: 15) {
+    totalCount
+    nodes { rowId unitId unitByUnitId { name } period type grossAmount netAmount fees status distributedAt createdAt }
+  }
+}`;
+
 async function call(target: Target): Promise<{ status: number; text: string }> {
   const { url, method, headers, body } = target.request;
   const res = await fetch(url, { method, headers, body });
   return { status: res.status, text: await res.text() };
 }
 
-interface RestBody {
-  data: { id: number }[];
-  meta: { total: number };
+/** What every list target must answer: the REST route's ids, total and body. */
+interface Reference {
+  ids: number[];
+  total: number;
+  restText: string;
+  restOrigin: string;
 }
-interface GraphqlBody {
-  data?: { distributions: { items: { id: number }[]; pageInfo: { total: number } } };
-  errors?: unknown[];
+
+function idsAndTotal(key: TargetKey, text: string): { ids: number[]; total: number } {
+  const body = JSON.parse(text) as {
+    data?: { id: number }[] & { distributions?: { items: { id: number }[]; pageInfo: { total: number } }; allDistributions?: { nodes: { rowId: number }[]; totalCount: number } };
+    meta?: { total: number };
+    errors?: unknown[];
+  };
+  if (body.errors) throw new Error(`sanity check: ${key} answered errors: ${JSON.stringify(body.errors).slice(0, 300)}`);
+  if (key === 'graphql') return { ids: body.data!.distributions!.items.map((d) => d.id), total: body.data!.distributions!.pageInfo.total };
+  if (key === 'postgraphile') return { ids: body.data!.allDistributions!.nodes.map((d) => d.rowId), total: body.data!.allDistributions!.totalCount };
+  return { ids: (body.data ?? []).map((d) => d.id), total: body.meta!.total };
 }
 
 /**
- * Same ids in the same order (and the same total) on all three, else the comparison is void. The
- * floor must moreover answer byte for byte what the REST route answers, apart from its own origin.
+ * Same ids in the same order and the same total on every list target, else the comparison is void;
+ * the floor must moreover answer byte for byte what the REST route answers, apart from its origin.
  */
-async function sanityCheck(rest: Target, graphql: Target, floor: Target, gatewayBase: string, floorBase: string): Promise<{ ids: number[]; total: number; bytes: number }> {
-  const [r, g, f] = await Promise.all([call(rest), call(graphql), call(floor)]);
-  for (const [name, res] of [['REST', r], ['GraphQL', g], ['floor', f]] as const) {
-    if (res.status !== 200) throw new Error(`sanity check: ${name} answered ${res.status}: ${res.text.slice(0, 300)}`);
+async function sanityCheck(target: Target, reference: Reference | null): Promise<Reference> {
+  const res = await call(target);
+  if (res.status !== 200) throw new Error(`sanity check: ${target.label} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  const got = idsAndTotal(target.key, res.text);
+  if (!reference) {
+    if (got.ids.length === 0) throw new Error('sanity check: the demo investor has no distributions; is the database seeded?');
+    return { ...got, restText: res.text, restOrigin: target.server.base };
   }
-  const restBody = JSON.parse(r.text) as RestBody;
-  const gqlBody = JSON.parse(g.text) as GraphqlBody;
-  const floorBody = JSON.parse(f.text) as RestBody;
-  if (!gqlBody.data || gqlBody.errors?.length) throw new Error(`sanity check: GraphQL errors: ${JSON.stringify(gqlBody.errors).slice(0, 300)}`);
-  const ids = {
-    REST: restBody.data.map((d) => d.id),
-    GraphQL: gqlBody.data.distributions.items.map((d) => d.id),
-    floor: floorBody.data.map((d) => d.id),
-  };
-  const totals = { REST: restBody.meta.total, GraphQL: gqlBody.data.distributions.pageInfo.total, floor: floorBody.meta.total };
-  const same = (a: number[], b: number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
-  if (ids.REST.length === 0) throw new Error('sanity check: the demo investor has no distributions; is the database seeded?');
-  if (!same(ids.REST, ids.GraphQL) || !same(ids.REST, ids.floor) || totals.REST !== totals.GraphQL || totals.REST !== totals.floor) {
-    throw new Error(`sanity check FAILED: the three targets disagree\n  ids:    ${JSON.stringify(ids)}\n  totals: ${JSON.stringify(totals)}`);
+  if (got.ids.join() !== reference.ids.join() || got.total !== reference.total) {
+    throw new Error(`sanity check FAILED: ${target.label} disagrees with REST\n  ids:   ${got.ids} vs ${reference.ids}\n  total: ${got.total} vs ${reference.total}`);
   }
-  const restText = r.text.split(gatewayBase).join('<origin>');
-  const floorText = f.text.split(floorBase).join('<origin>');
-  if (restText !== floorText) {
-    const at = [...restText].findIndex((c, i) => c !== floorText[i]);
-    throw new Error(`sanity check FAILED: the floor's JSON differs from the REST route's at character ${at}:\n  REST:  …${restText.slice(Math.max(0, at - 80), at + 80)}\n  floor: …${floorText.slice(Math.max(0, at - 80), at + 80)}`);
+  if (target.key === 'floor') {
+    const restText = reference.restText.split(reference.restOrigin).join('<origin>');
+    const floorText = res.text.split(target.server.base).join('<origin>');
+    if (restText !== floorText) {
+      const at = [...restText].findIndex((c, i) => c !== floorText[i]);
+      throw new Error(`sanity check FAILED: the floor's JSON differs from the REST route's at character ${at}:\n  REST:  …${restText.slice(Math.max(0, at - 80), at + 80)}\n  floor: …${floorText.slice(Math.max(0, at - 80), at + 80)}`);
+    }
   }
-  return { ids: ids.REST, total: totals.REST, bytes: Buffer.byteLength(r.text) };
-}
-
-/** Production mode serves /metrics only with this bearer token. */
-const BENCH_METRICS_TOKEN = 'bench-metrics-token';
-
-async function queriesSent(metricsUrl: string): Promise<number> {
-  const text = await (await fetch(metricsUrl, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
-  const match = /^db_queries_sent (\S+)$/m.exec(text);
-  if (!match) throw new Error(`no db_queries_sent gauge at ${metricsUrl}`);
-  return Number(match[1]);
+  return reference;
 }
 
 /** Nearest-rank percentile over sorted values. */
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 
 interface Measurement {
-  target: Target['key'];
+  target: TargetKey;
   label: string;
+  server: string;
+  connections: number;
   url: string;
+  /** 2xx answers; the others are in non2xx. */
   requests: number;
+  non2xx: number;
   requestsPerSecond: number;
   latencyMs: { p50: number; p99: number; mean: number; max: number };
+  /** Largest VmRSS of the server process sampled during the measured run, and its VmHWM after it. */
+  peakRssMb: number;
+  lifetimePeakRssMb: number;
+  /** Server process CPU time (user + system) over the measured run / requests completed. */
+  cpuMsPerRequest: number;
+  /** Server process CPU time / wall time: 1 = one core busy. */
+  cpuCores: number;
+  sqlPerRequest: number;
   /** autocannon's own figures (its latency histogram has 1 ms resolution). */
   autocannon: { requestsAverage: number; latencyP50: number; latencyP99: number; sent: number };
   errors: number;
   timeouts: number;
-  sqlStatements: number | null;
-  sqlPerRequest: number;
-  sqlPerCompletedRequest: number;
-  sqlPerRequestSource: 'db_queries_sent gauge / requests sent' | 'known (floor)';
 }
 
-function load(target: Target, opts: Options, duration: number): autocannon.Instance {
-  return autocannon({ ...target.request, connections: opts.connections, duration, timeout: 10 });
+function load(target: Target, connections: number, duration: number): autocannon.Instance {
+  return autocannon({ ...target.request, connections, duration, timeout: 10 });
 }
 
-async function measure(target: Target, opts: Options): Promise<Measurement> {
-  process.stdout.write(`  ${target.label}: warm-up ${opts.warmup} s… `);
-  if (opts.warmup > 0) await load(target, opts, opts.warmup);
+async function measure(target: Target, connections: number, opts: Pick<Options, 'warmup' | 'duration'>): Promise<Measurement> {
+  const pid = target.server.child.pid!;
+  process.stdout.write(`  ${target.label} @${connections}: warm-up ${opts.warmup} s… `);
+  if (opts.warmup > 0) await load(target, connections, opts.warmup);
   // In-flight warm-up requests may still be running their queries; let them land before the reading.
   await sleep(500);
-  const before = target.metricsUrl ? await queriesSent(target.metricsUrl) : null;
+  const [queriesBefore, cpuBefore] = [await target.server.queriesSent(), await cpuMs(pid)];
 
   process.stdout.write(`measuring ${opts.duration} s… `);
   // autocannon's latency histogram counts whole milliseconds; the floor answers in less, so the
   // percentiles are computed here from each 2xx response's sub-millisecond time instead.
   const latencies: number[] = [];
-  const run = load(target, opts, opts.duration);
+  const run = load(target, connections, opts.duration);
   run.on('response', (_client, status, _bytes, ms) => {
     if (status >= 200 && status < 300) latencies.push(ms);
   });
-  const result = await run;
+  const { result, peakKb } = await peakRss(pid, run);
+  const cpuAfter = await cpuMs(pid);
   await sleep(500);
-  const after = target.metricsUrl ? await queriesSent(target.metricsUrl) : null;
+  const queriesAfter = await target.server.queriesSent();
   console.log(`${result.requests.total} requests`);
 
-  if (result.non2xx > 0) {
-    throw new Error(`${target.label}: ${result.non2xx} non-2xx answers during the run (${JSON.stringify(result.statusCodeStats)}); figures would be meaningless`);
-  }
-  if (result.requests.total === 0) throw new Error(`${target.label}: no request completed`);
+  // Failed answers (e.g. 503 when the server's pool wait times out under overload) are reported, not
+  // counted: req/s and latencies are those of 2xx answers only.
+  if (result.non2xx > 0) console.warn(`  ! ${target.label} @${connections}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)})`);
+  if (latencies.length === 0) throw new Error(`${target.label}: no request succeeded`);
   latencies.sort((a, b) => a - b);
-  const sqlStatements = before !== null && after !== null ? after - before : null;
   return {
     target: target.key,
     label: target.label,
+    server: target.server.name,
+    connections,
     url: target.request.url,
-    requests: result.requests.total,
-    requestsPerSecond: result.requests.total / result.duration,
-    latencyMs: {
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
-      max: latencies[latencies.length - 1],
-    },
+    requests: latencies.length,
+    non2xx: result.non2xx,
+    requestsPerSecond: latencies.length / result.duration,
+    latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, max: latencies[latencies.length - 1] },
+    peakRssMb: peakKb / 1024,
+    lifetimePeakRssMb: (await statusKb(pid, 'VmHWM')) / 1024,
+    cpuMsPerRequest: (cpuAfter - cpuBefore) / result.requests.total,
+    cpuCores: (cpuAfter - cpuBefore) / (result.duration * 1000),
+    // Requests still in flight when autocannon stops (up to `connections`) are not "completed", yet
+    // the server runs them to the end, queries included: divide by requests sent.
+    sqlPerRequest: (queriesAfter - queriesBefore) / result.requests.sent,
     autocannon: { requestsAverage: result.requests.average, latencyP50: result.latency.p50, latencyP99: result.latency.p99, sent: result.requests.sent },
     errors: result.errors,
     timeouts: result.timeouts,
-    sqlStatements,
-    // Requests still in flight when autocannon stops (up to `connections`) are not "completed", yet
-    // the server runs them to the end, queries included. Dividing by completed requests overstates
-    // the figure by up to connections/requests (6.27 instead of 6 on a 2 s run), so the headline
-    // figure divides by requests sent; the per-completed one is kept for reference.
-    sqlPerRequest: sqlStatements !== null ? sqlStatements / result.requests.sent : target.knownQueriesPerRequest!,
-    sqlPerCompletedRequest: sqlStatements !== null ? sqlStatements / result.requests.total : target.knownQueriesPerRequest!,
-    sqlPerRequestSource: sqlStatements !== null ? 'db_queries_sent gauge / requests sent' : 'known (floor)',
   };
 }
 
 // ---------------------------------------------------------------------------------------------
-// Writes: money requests at the same concurrency
+// Writes: money requests
 // ---------------------------------------------------------------------------------------------
 
 const WRITERS = 50;
@@ -482,170 +570,290 @@ async function prepareWriters(databaseUrl: string): Promise<{ writers: Writer[];
 }
 
 /** A POST whose bearer token and body rotate over the writers, so each request is a new valid one. */
-function writeTarget(key: 'withdrawal' | 'investment', label: string, url: string, tokens: string[], body: (i: number) => object, metricsUrl: string): Target {
+function writeTarget(key: TargetKey, label: string, server: Server, route: string, tokens: string[], body: (i: number) => object): Target {
   let next = 0;
   const request = (i: number) => ({ authorization: `Bearer ${tokens[i % tokens.length]}`, 'content-type': 'application/json' });
   return {
     key,
     label,
+    server,
     request: {
-      url,
+      url: `${server.base}${route}`,
       method: 'POST',
       headers: request(0),
       body: JSON.stringify(body(0)),
       requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, headers: request(next), body: JSON.stringify(body(next++)) }) }],
     },
-    metricsUrl,
   };
+}
+
+interface WriteSetup {
+  writers: Writer[];
+  unitId: number;
+  amount: string;
+  tokens: string[];
+}
+
+/** The withdrawal and investment targets on one server (the gateway or the floor). */
+function writeTargets(server: Server, w: WriteSetup, floor: boolean): Target[] {
+  const prefix = floor ? 'floor ' : 'REST ';
+  return [
+    writeTarget(floor ? 'floor-withdrawal' : 'withdrawal', `${prefix}POST /api/v1/withdrawals/requests`, server, '/api/v1/withdrawals/requests', w.tokens,
+      (i) => ({ unit_id: w.writers[i % w.tokens.length].unitId, ownership_percentage: 0.000001, reason: 'benchmark' })),
+    writeTarget(floor ? 'floor-investment' : 'investment', `${prefix}POST /api/v1/investment-requests`, server, '/api/v1/investment-requests', w.tokens,
+      () => ({ unit_id: w.unitId, amount: Number(w.amount) })),
+  ];
+}
+
+async function measureWrites(targets: Target[], connections: number, opts: Options): Promise<Measurement[]> {
+  for (const target of targets) {
+    const res = await call(target);
+    if (res.status !== 201) throw new Error(`sanity check: ${target.label} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  }
+  const out: Measurement[] = [];
+  for (const target of targets) out.push(await measure(target, connections, opts));
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Report
 // ---------------------------------------------------------------------------------------------
 
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('   ')).join('\n');
+const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+function markdown(rows: string[][]): string {
+  return [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-function report(results: Measurement[]): { restVsFloor: Ratios; graphqlVsFloor: Ratios } {
-  const by = (key: Target['key']) => results.find((r) => r.target === key)!;
-  const [rest, graphql, floor] = [by('rest'), by('graphql'), by('floor')];
-  const fmt = (n: number, digits = 2) => n.toFixed(digits);
-  console.log(
-    '\n' +
-      table([
-        ['target', 'req/s', 'p50 ms', 'p99 ms', 'SQL/req', 'requests'],
-        ...results.map((r) => [r.label, fmt(r.requestsPerSecond, 0), fmt(r.latencyMs.p50), fmt(r.latencyMs.p99), fmt(r.sqlPerRequest) + (r.target === 'floor' ? '*' : ''), String(r.requests)]),
-      ]),
-  );
-  const ratios = (gw: Measurement): Ratios => ({ requestsPerSecond: gw.requestsPerSecond / floor.requestsPerSecond, p99: gw.latencyMs.p99 / floor.latencyMs.p99 });
-  const restVsFloor = ratios(rest);
-  const graphqlVsFloor = ratios(graphql);
-  console.log('\nGateway / floor:');
-  console.log(
-    table([
-      ['', 'req/s ratio', 'p99 ratio'],
-      ['REST / floor', fmt(restVsFloor.requestsPerSecond), fmt(restVsFloor.p99)],
-      ['GraphQL / floor', fmt(graphqlVsFloor.requestsPerSecond), fmt(graphqlVsFloor.p99)],
-    ]),
-  );
-  console.log(
-    `\nSQL/req: gateway = db_queries_sent (GET /metrics) delta over the run / requests sent; requests = completed.\n` +
-      `* floor: known count (session lookup + page + count). The floor decodes the bearer token without verifying its\n` +
-      `  signature, but does one session-lookup query per request; it serves only the default page.`,
-  );
-  return { restVsFloor, graphqlVsFloor };
-}
-
-interface Ratios {
+interface Ratio {
+  name: string;
+  connections: number;
   requestsPerSecond: number;
   p99: number;
 }
 
+function ratios(results: Measurement[]): Ratio[] {
+  const pairs: [TargetKey, TargetKey, string][] = [
+    ['rest', 'floor', 'REST / floor'],
+    ['graphql', 'floor', 'GraphQL / floor'],
+    ['rest', 'postgraphile', 'REST / PostGraphile'],
+    ['graphql', 'postgraphile', 'GraphQL / PostGraphile'],
+    ['postgraphile', 'floor', 'PostGraphile / floor'],
+    ['withdrawal', 'floor-withdrawal', 'withdrawal: REST / floor'],
+    ['investment', 'floor-investment', 'investment: REST / floor'],
+  ];
+  const out: Ratio[] = [];
+  for (const [a, b, name] of pairs) {
+    for (const x of results.filter((r) => r.target === a)) {
+      const y = results.find((r) => r.target === b && r.connections === x.connections);
+      if (y) out.push({ name, connections: x.connections, requestsPerSecond: x.requestsPerSecond / y.requestsPerSecond, p99: x.latencyMs.p99 / y.latencyMs.p99 });
+    }
+  }
+  return out;
+}
+
+function report(results: Measurement[], rs: Ratio[]): string {
+  const text =
+    markdown([
+      ['target', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS MB', 'server CPU ms/req', 'SQL/req', 'non-2xx'],
+      ...results.map((r) => [r.label, String(r.connections), fmt(r.requestsPerSecond, 0), fmt(r.latencyMs.p50), fmt(r.latencyMs.p99), fmt(r.peakRssMb, 0), fmt(r.cpuMsPerRequest), fmt(r.sqlPerRequest), String(r.non2xx)]),
+    ]) +
+    '\n\n' +
+    markdown([['ratio', 'conns', 'req/s ratio', 'p99 ratio'], ...rs.map((r) => [r.name, String(r.connections), fmt(r.requestsPerSecond), fmt(r.p99)])]);
+  console.log('\n' + text);
+  console.log(
+    `\nSQL/req: statements the server sent (gateway: db_queries_sent on /metrics; floor and PostGraphile: counted in the\n` +
+      `process) over the run / requests sent. CPU: utime + stime of the server process over the run / requests completed.\n` +
+      `Peak RSS: largest VmRSS sampled every 100 ms during the run. PostGraphile runs without authentication.`,
+  );
+  return text;
+}
+
+async function writeResults(name: string, out: object): Promise<string> {
+  const file = fromRoot('bench', 'results', name);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(out, null, 2) + '\n');
+  return path.relative(process.cwd(), file);
+}
+
 // ---------------------------------------------------------------------------------------------
+
+/** Creates the database if needed and seeds it up to `distributions` rows; returns what it holds. */
+async function prepareDatabase(databaseUrl: string, distributions: number, reseed: boolean): Promise<{ data: DataSet; seeding: { ms: number; reset: boolean } | null }> {
+  if (await ensureDatabase(databaseUrl)) console.log('Created the database.');
+  let data = await inspect(databaseUrl);
+  if (!reseed && data.distributions >= distributions) {
+    console.log(`It holds ${data.distributions} distributions (>= ${distributions}): no seeding needed.`);
+    await vacuum(databaseUrl);
+    return { data, seeding: null };
+  }
+  console.log(`It holds ${data.distributions} distributions (${reseed ? '--reseed' : `< ${distributions}`}): seeding.`);
+  // The seed script refuses a database that already has the demo data unless told to empty it.
+  const reset = data.users > 0;
+  const ms = await seed(databaseUrl, distributions, reset);
+  console.log(`Seeding took ${(ms / 1000).toFixed(1)} s (wall time of the seed script, migrations included).`);
+  data = await inspect(databaseUrl);
+  if (data.distributions < distributions) throw new Error(`after seeding there are only ${data.distributions} distributions (< ${distributions})`);
+  await vacuum(databaseUrl);
+  return { data, seeding: { ms, reset } };
+}
+
+/**
+ * What autovacuum would have done by the time a freshly loaded database serves traffic: planner
+ * statistics and the visibility map (index-only scans). Cheap when nothing changed since.
+ */
+async function vacuum(databaseUrl: string): Promise<void> {
+  await withClient(databaseUrl, (client) => client.query('VACUUM (ANALYZE) distributions, distribution_counts'));
+}
+
+async function demoInvestorId(databaseUrl: string): Promise<number> {
+  return withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ id: number }>('SELECT i.id FROM investors i JOIN users u ON u.id = i.user_id WHERE u.email = $1', ['investor@demo.test']);
+    if (!rows[0]) throw new Error('no demo investor; is the database seeded?');
+    return rows[0].id;
+  });
+}
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
+  if (opts.scale) return runScale(opts);
   const startedAt = new Date();
   console.log(`Database: ${redact(opts.databaseUrl)}`);
+  const { data, seeding } = await prepareDatabase(opts.databaseUrl, opts.distributions, opts.reseed);
+  const investorId = await demoInvestorId(opts.databaseUrl);
+  const writeConnections = opts.connections[opts.connections.length - 1];
+  // Everything (load generator, servers, PostgreSQL) shares this machine; a busy one skews the figures.
+  const loadAverage = os.loadavg()[0];
+  console.log(`\nLoad: connections ${opts.connections.join(' and ')} (writes ${writeConnections}), ${opts.warmup} s warm-up + ${opts.duration} s per target, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); 1-min load average before: ${loadAverage.toFixed(2)}.`);
+  const results: Measurement[] = [];
 
-  const created = await ensureDatabase(opts.databaseUrl);
-  if (created) console.log('Created the database.');
-  let data = await inspect(opts.databaseUrl);
-  let seedMs: number | null = null;
-  let seedReset = false;
-  if (opts.reseed || data.distributions < opts.distributions) {
-    console.log(`It holds ${data.distributions} distributions (${opts.reseed ? '--reseed' : `< ${opts.distributions}`}): seeding.`);
-    // The seed script refuses a database that already has the demo data unless told to empty it.
-    seedReset = data.users > 0;
-    seedMs = await seed(opts.databaseUrl, opts.distributions, seedReset);
-    console.log(`Seeding took ${(seedMs / 1000).toFixed(1)} s (wall time of the seed script, migrations included).`);
-    data = await inspect(opts.databaseUrl);
-    if (data.distributions < opts.distributions) throw new Error(`after seeding there are only ${data.distributions} distributions (< ${opts.distributions})`);
-  } else {
-    console.log(`It holds ${data.distributions} distributions (>= ${opts.distributions}): no seeding needed.`);
-  }
-
-  const [gatewayBase, floor] = await Promise.all([startGateway(opts.databaseUrl), startFloor(opts.databaseUrl)]);
-  console.log(`Gateway at ${gatewayBase}, floor at ${floor.base}.`);
-  const token = await login(gatewayBase);
+  // 1. The gateway: REST and GraphQL lists, then the writes. Its tokens stay valid for the floor
+  //    (same secret, sessions in the database) after it stops.
+  console.log('\nGateway');
+  const gateway = await startGateway(opts.databaseUrl);
+  const token = await login(gateway.base);
   const auth = { authorization: `Bearer ${token}` };
-
-  const rest: Target = {
-    key: 'rest',
-    label: 'REST GET /api/v1/distributions',
-    request: { url: `${gatewayBase}/api/v1/distributions`, method: 'GET', headers: auth },
-    metricsUrl: `${gatewayBase}/metrics`,
-  };
+  const rest: Target = { key: 'rest', label: 'REST GET /api/v1/distributions', server: gateway, request: { url: `${gateway.base}/api/v1/distributions`, method: 'GET', headers: auth } };
   const graphql: Target = {
     key: 'graphql',
-    label: 'GraphQL POST /graphql',
-    request: {
-      url: `${gatewayBase}/graphql`,
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ operationName: 'Distributions', query: distributionsQuery(), variables: {} }),
-    },
-    metricsUrl: `${gatewayBase}/metrics`,
+    label: 'GraphQL distributions',
+    server: gateway,
+    request: { url: `${gateway.base}/graphql`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ operationName: 'Distributions', query: distributionsQuery(), variables: {} }) },
   };
-  const floorTarget: Target = {
-    key: 'floor',
-    label: 'floor node:http + pg',
-    request: { url: `${floor.base}/api/v1/distributions`, method: 'GET', headers: auth },
-    knownQueriesPerRequest: floor.queriesPerRequest,
-  };
-
-  const sanity = await sanityCheck(rest, graphql, floorTarget, gatewayBase, floor.base);
-  console.log(`Sanity check passed: REST, GraphQL and floor return the same ${sanity.ids.length} ids in the same order (of ${sanity.total}); the floor's JSON equals REST's (${sanity.bytes} bytes).`);
-
-  // Everything (load generator, gateway, floor, PostgreSQL) shares this machine; a busy one skews the figures.
-  const loadAverage = os.loadavg()[0];
-  console.log(`\nLoad: ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per target, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); 1-min load average before: ${loadAverage.toFixed(2)}.`);
-  const results: Measurement[] = [];
-  for (const target of [rest, graphql, floorTarget]) results.push(await measure(target, opts));
-
+  const reference = await sanityCheck(rest, null);
+  await sanityCheck(graphql, reference);
+  for (const target of [rest, graphql]) for (const c of opts.connections) results.push(await measure(target, c, opts));
   const prepared = await prepareWriters(opts.databaseUrl);
-  const tokens: string[] = [];
-  for (const w of prepared.writers) tokens.push(await login(gatewayBase, w.email));
-  const writes = [
-    writeTarget('withdrawal', 'REST POST /api/v1/withdrawals/requests', `${gatewayBase}/api/v1/withdrawals/requests`, tokens,
-      (i) => ({ unit_id: prepared.writers[i % tokens.length].unitId, ownership_percentage: 0.000001, reason: 'benchmark' }), `${gatewayBase}/metrics`),
-    writeTarget('investment', 'REST POST /api/v1/investment-requests', `${gatewayBase}/api/v1/investment-requests`, tokens,
-      () => ({ unit_id: prepared.unitId, amount: Number(prepared.amount) }), `${gatewayBase}/metrics`),
-  ];
-  for (const target of writes) {
-    const res = await call(target);
-    if (res.status !== 201) throw new Error(`sanity check: ${target.label} answered ${res.status}: ${res.text.slice(0, 300)}`);
-  }
-  console.log(`Writes: ${tokens.length} verified investors take turns; every answer must be 201.`);
-  for (const target of writes) results.push(await measure(target, opts));
+  const writes: WriteSetup = { ...prepared, tokens: [] };
+  for (const w of prepared.writers) writes.tokens.push(await login(gateway.base, w.email));
+  console.log(`  Writes: ${writes.tokens.length} verified investors take turns; every answer must be 201.`);
+  results.push(...(await measureWrites(writeTargets(gateway, writes, false), writeConnections, opts)));
+  await stopChild(gateway.child);
 
-  const ratios = report(results);
+  // 2. The floor: the same list and writes.
+  console.log('\nFloor');
+  const floor = await startForked('floor', 'floor.js', { DATABASE_URL: opts.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET });
+  const floorList: Target = { key: 'floor', label: 'floor node:http + pg', server: floor, request: { url: `${floor.base}/api/v1/distributions`, method: 'GET', headers: auth } };
+  await sanityCheck(floorList, reference);
+  for (const c of opts.connections) results.push(await measure(floorList, c, opts));
+  results.push(...(await measureWrites(writeTargets(floor, writes, true), writeConnections, opts)));
+  await stopChild(floor.child);
 
-  const out = {
+  // 3. PostGraphile: the same page and totalCount, no authentication.
+  console.log('\nPostGraphile');
+  const pgl = await startForked('postgraphile', 'postgraphile.js', { DATABASE_URL: opts.databaseUrl, NODE_ENV: 'production' });
+  const postgraphile: Target = {
+    key: 'postgraphile',
+    label: 'PostGraphile 5 amber (no auth)',
+    server: pgl,
+    request: { url: `${pgl.base}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: POSTGRAPHILE_QUERY, variables: { investorId } }) },
+  };
+  await sanityCheck(postgraphile, reference);
+  for (const c of opts.connections) results.push(await measure(postgraphile, c, opts));
+  await stopChild(pgl.child);
+
+  const rs = ratios(results);
+  const markdownText = report(results, rs);
+  const file = await writeResults('latest.json', {
     startedAt: startedAt.toISOString(),
     node: process.version,
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? null,
     loadAverageBefore: loadAverage,
+    loadAverageAfter: os.loadavg()[0],
     postgres: data.postgresVersion,
     database: redact(opts.databaseUrl),
-    dataSet: { distributions: data.distributions, demoInvestorDistributions: sanity.total, responseBytes: sanity.bytes },
-    seeding: seedMs === null ? null : { ms: seedMs, reset: seedReset },
+    dataSet: { distributions: data.distributions, demoInvestorDistributions: reference.total, responseBytes: Buffer.byteLength(reference.restText) },
+    seeding,
     options: { duration: opts.duration, warmup: opts.warmup, connections: opts.connections },
     results,
-    ratios,
-    notes: [
-      'floor: node:http + pg in a separate process; bearer token decoded, not verified; one session-lookup query per request',
-      'latency percentiles: nearest rank over every 2xx response time (sub-millisecond), not autocannon\'s 1 ms histogram',
-      'sqlPerRequest (gateway): db_queries_sent delta over the measured run / requests sent (in-flight ones at the end still run); sqlPerCompletedRequest divides by completed requests',
-    ],
-  };
-  const file = fromRoot('bench', 'results', 'latest.json');
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, JSON.stringify(out, null, 2) + '\n');
-  console.log(`\nWrote ${path.relative(process.cwd(), file)}`);
+    ratios: rs,
+    markdown: markdownText,
+  });
+  console.log(`\nWrote ${file}`);
+}
+
+interface ScaleRow {
+  size: number;
+  distributions: number;
+  list: string;
+  page: number;
+  total: number;
+  p50At1: number;
+  requestsPerSecondAt10: number;
+  sqlPerRequest: number;
+}
+
+/** `--scale`: the lists of bench/scale.ts at each size, one gateway per database. */
+async function runScale(opts: Options): Promise<void> {
+  const startedAt = new Date();
+  const rows: ScaleRow[] = [];
+  const query = distributionsQuery();
+  for (const size of opts.sizes) {
+    const databaseUrl = scaleDatabaseUrl(opts.databaseUrl, size);
+    console.log(`\n${size} distributions: ${redact(databaseUrl)}`);
+    const { data } = await prepareDatabase(databaseUrl, size, opts.reseed);
+    const values = await withClient(databaseUrl, async (c) => (await c.query<FilterValues>(FILTER_VALUES_SQL)).rows[0]);
+    const gateway = await startGateway(databaseUrl);
+    const tokens = { investor: await login(gateway.base), admin: await login(gateway.base, 'admin@demo.test') };
+    for (const list of SCALE_LISTS) {
+      for (const page of SCALE_PAGES) {
+        const target: Target = {
+          key: 'graphql',
+          label: `${list.name}, page ${page}`,
+          server: gateway,
+          request: {
+            url: `${gateway.base}/graphql`,
+            method: 'POST',
+            headers: { authorization: `Bearer ${tokens[list.as]}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ operationName: 'Distributions', query, variables: { page, filter: list.filter(values) } }),
+          },
+        };
+        const res = await call(target);
+        if (res.status !== 200) throw new Error(`${target.label}: ${res.status} ${res.text.slice(0, 300)}`);
+        const { total } = idsAndTotal('graphql', res.text);
+        const one = await measure(target, 1, opts);
+        const ten = await measure(target, 10, { warmup: 0, duration: opts.duration });
+        rows.push({ size, distributions: data.distributions, list: list.name, page, total, p50At1: one.latencyMs.p50, requestsPerSecondAt10: ten.requestsPerSecond, sqlPerRequest: one.sqlPerRequest });
+      }
+    }
+    await stopChild(gateway.child);
+  }
+  const sizes = [...new Set(rows.map((r) => r.size))];
+  const keys = [...new Set(rows.map((r) => `${r.list}|${r.page}`))];
+  const cell = (key: string, size: number) => rows.find((r) => `${r.list}|${r.page}` === key && r.size === size);
+  const text = markdown([
+    ['list', 'page', ...sizes.map((s) => `p50 ms @1 (${s})`), ...sizes.map((s) => `req/s @10 (${s})`), `p50 ${sizes[sizes.length - 1]} / ${sizes[0]}`],
+    ...keys.map((key) => {
+      const [list, page] = key.split('|');
+      const first = cell(key, sizes[0]);
+      const last = cell(key, sizes[sizes.length - 1]);
+      return [list, page, ...sizes.map((s) => fmt(cell(key, s)?.p50At1 ?? NaN)), ...sizes.map((s) => fmt(cell(key, s)?.requestsPerSecondAt10 ?? NaN, 0)), fmt((last?.p50At1 ?? NaN) / (first?.p50At1 ?? NaN))];
+    }),
+  ]);
+  console.log('\n' + text);
+  const file = await writeResults('scale.json', { startedAt: startedAt.toISOString(), node: process.version, cpus: os.cpus().length, options: { duration: opts.duration, warmup: opts.warmup }, rows, markdown: text });
+  console.log(`\nWrote ${file}`);
 }
 
 // Stop the children on Ctrl-C / SIGTERM as well as on success or failure.

@@ -24,9 +24,9 @@ import { hashPassword, verifyPassword } from '../services/password';
  *
  * Deterministic (own mulberry32 PRNG, fixed clock), internally consistent (ownership sums, money
  * fan-outs, ledger) and fast: the data set is planned in memory with pre-assigned ids (continuing
- * after any existing rows), then written inside one transaction: batched createMany for ordinary
- * tables, a JSON bulk insert for the high-volume distributions / payouts / transactions (see
- * bulkInsert); finally the id sequences are moved past the new ids.
+ * after any existing rows), then written inside one transaction as JSON bulk inserts (see
+ * bulkInsert and bulkCreator), the fan-out tables' indexes rebuilt after a large load; finally the
+ * id sequences are moved past the new ids.
  *
  * Conventions chosen here (documented for the API side):
  * - ownership / availability / expectedReturn / minWithdrawalPercentage are percentages (0–100);
@@ -101,6 +101,8 @@ const HORIZON = Date.UTC(2026, 10, 1);
 const LAST_PERIOD = { year: 2026, quarter: 3 };
 const MAX_INVESTMENT = 1_000_000;
 const STEP = 500;
+/** Investors per set of 40 units: about where 40 units run out of capacity. */
+const INVESTORS_PER_UNIT_SET = 3000;
 const HUNDRED = new Decimal(100);
 const ZERO = new Decimal(0);
 
@@ -625,14 +627,18 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
   // -- categories ------------------------------------------------------------------------------
   const categories: PCategory[] = CATEGORIES.map((def, i) => ({ id: ids.take('categories'), def, createdAt: tl.start - 120 * DAY + i * HOUR }));
 
-  // -- units: 40, five per category, ids/codes in listing order ------------------------------
+  // -- units: 40 (five per category) per set, ids/codes in listing order -----------------------
+  // A unit holds only so many holders (its capacity), so a large investor base needs more units:
+  // one more set of 40 per INVESTORS_PER_UNIT_SET investors. The default data set has one set.
+  const sets = Math.max(1, Math.ceil(investorCount / INVESTORS_PER_UNIT_SET));
+  const unitCount = 40 * sets;
   const unitDrafts: { category: PCategory; listedAt: number }[] = [];
-  const cats = rng.shuffle([...categories, ...categories, ...categories, ...categories, ...categories]);
+  const cats = rng.shuffle(Array.from({ length: 5 * sets }, () => categories).flat());
   cats.forEach((category, i) => {
     let listedAt: number;
-    if (i < 10) listedAt = rng.time(tl.start, tl.start + 40 * DAY);
-    else if (i < 30) listedAt = rng.time(tl.start + 40 * DAY, tl.start + Math.floor(span * 0.55));
-    else if (i < 39) listedAt = rng.time(tl.start + Math.floor(span * 0.55), HORIZON - 25 * DAY);
+    if (i < 10 * sets) listedAt = rng.time(tl.start, tl.start + 40 * DAY);
+    else if (i < 30 * sets) listedAt = rng.time(tl.start + 40 * DAY, tl.start + Math.floor(span * 0.55));
+    else if (i < unitCount - 1) listedAt = rng.time(tl.start + Math.floor(span * 0.55), HORIZON - 25 * DAY);
     else listedAt = HORIZON - 9 * DAY - 7 * HOUR; // the draft
     unitDrafts.push({ category, listedAt });
   });
@@ -658,7 +664,7 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
       description: `${name.replace(/ \S+$/, '')} in ${place.city}, ${place.countryName}. ${details[0]} ${details[1]}`,
       location: `${place.city}, ${place.countryName}`,
       category,
-      status: index === 39 ? UnitStatus.DRAFT : UnitStatus.AVAILABLE,
+      status: index === unitCount - 1 ? UnitStatus.DRAFT : UnitStatus.AVAILABLE,
       totalValue,
       minInvestment,
       expectedReturn: new Decimal(rng.float(lo, hi).toFixed(2)),
@@ -1259,6 +1265,67 @@ async function bulkInsert(tx: Prisma.TransactionClient, table: string, columns: 
   await tx.$executeRawUnsafe(`INSERT INTO "${table}" (${names}) SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${types})`, JSON.stringify(rows));
 }
 
+const snakeCase = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * createMany's semantics through bulkInsert, for any table: fields named as in the Prisma model
+ * (camelCase; every column here is their snake_case), an absent field takes the column's default.
+ * Rows are grouped by the fields they set, and each group is one statement per chunk.
+ */
+function bulkCreator(tx: Prisma.TransactionClient): (table: string, rows: object[]) => Promise<void> {
+  const types = new Map<string, Map<string, string>>();
+  const columnTypes = async (table: string) => {
+    let map = types.get(table);
+    if (!map) {
+      const rows = await tx.$queryRawUnsafe<{ name: string; type: string }[]>(
+        `SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
+        `"${table}"`,
+      );
+      map = new Map(rows.map((r) => [r.name, r.type]));
+      types.set(table, map);
+    }
+    return map;
+  };
+  return async (table, rows) => {
+    const known = await columnTypes(table);
+    const groups = new Map<string, Row[]>();
+    for (const row of rows) {
+      const out: Row = {};
+      for (const [field, value] of Object.entries(row)) if (value !== undefined) out[snakeCase(field)] = value as Row[string];
+      const key = Object.keys(out).join();
+      const group = groups.get(key);
+      if (group) group.push(out);
+      else groups.set(key, [out]);
+    }
+    for (const [key, group] of groups) {
+      const columns = key.split(',').map((name): readonly [string, string] => {
+        const type = known.get(name);
+        if (!type) throw new Error(`seed: ${table} has no column ${name}`);
+        return [name, type];
+      });
+      await bulkInsert(tx, table, columns, group);
+    }
+  };
+}
+
+/** From this many distributions on, the fan-out tables' indexes are rebuilt after the load. */
+const REBUILD_INDEXES_FROM = 100_000;
+
+/**
+ * Drops the tables' indexes that back no constraint and returns their definitions: building an
+ * index once over a million loaded rows is several times faster than maintaining it row by row.
+ * Inside the seed's transaction, so nobody sees the tables without them.
+ */
+async function dropSecondaryIndexes(tx: Prisma.TransactionClient, tables: string[]): Promise<string[]> {
+  const indexes = await tx.$queryRawUnsafe<{ name: string; definition: string }[]>(
+    `SELECT indexname AS name, indexdef AS definition FROM pg_indexes i
+     WHERE schemaname = current_schema() AND tablename = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
+    tables,
+  );
+  for (const { name } of indexes) await tx.$executeRawUnsafe(`DROP INDEX "${name}"`);
+  return indexes.map((i) => i.definition);
+}
+
 async function tableBases(db: Db): Promise<Record<Table, number>> {
   const sql = TABLES.map((t) => `SELECT '${t}' AS t, COALESCE(MAX(id), 0)::int AS m FROM "${t}"`).join(' UNION ALL ');
   const rows = await db.$queryRawUnsafe<{ t: Table; m: number }[]>(sql);
@@ -1318,13 +1385,13 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
     return rows.length;
   }
   const rng = new Rng(0x5eed ^ plan.users.length);
+  const create = bulkCreator(tx);
 
   const users = await write('users', plan.users, (c) =>
-    tx.user.createMany({ data: c.map((u) => ({ id: u.id, name: u.name, email: u.email, phone: u.phone, passwordHash, role: u.role, createdAt: d(u.createdAt), updatedAt: d(u.updatedAt) })) }),
+    create('users', c.map((u) => ({ id: u.id, name: u.name, email: u.email, phone: u.phone, passwordHash, role: u.role, createdAt: d(u.createdAt), updatedAt: d(u.updatedAt) }))),
   );
   const userSettings = await write('user settings', plan.users, (c) =>
-    tx.userSettings.createMany({
-      data: c.map((u) => {
+    create('user_settings', c.map((u) => {
         const local = u.role === Role.INVESTOR && rng.chance(0.3);
         return {
           userId: u.id, language: local ? u.city.language : 'en', currency: local ? u.city.currency : 'USD', timezone: u.city.tz,
@@ -1332,40 +1399,38 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
           notifyDistributions: rng.chance(0.9), notifyPayouts: true, notifyKyc: true, notifyNewUnits: rng.chance(0.7), updatedAt: d(u.updatedAt),
         };
       }),
-    }),
+    ),
   );
   const investors = await write('investors', plan.investors, (c) =>
-    tx.investor.createMany({ data: c.map((i) => ({ id: i.id, userId: i.user.id, country: i.user.city.country, city: i.user.city.city, dateOfBirth: d(i.dob), createdAt: d(i.user.createdAt), updatedAt: d(i.user.updatedAt) })) }),
+    create('investors', c.map((i) => ({ id: i.id, userId: i.user.id, country: i.user.city.country, city: i.user.city.city, dateOfBirth: d(i.dob), createdAt: d(i.user.createdAt), updatedAt: d(i.user.updatedAt) }))),
   );
   const categories = await write('categories', plan.categories, (c) =>
-    tx.category.createMany({
-      data: c.map((x) => ({ id: x.id, name: x.def.name, slug: x.def.slug, description: x.def.description, icon: x.def.icon, color: x.def.color, isFeatured: x.def.featured, isActive: true, createdAt: d(x.createdAt), updatedAt: d(x.createdAt) })),
-    }),
+    create('categories', c.map((x) => ({ id: x.id, name: x.def.name, slug: x.def.slug, description: x.def.description, icon: x.def.icon, color: x.def.color, isFeatured: x.def.featured, isActive: true, createdAt: d(x.createdAt), updatedAt: d(x.createdAt) })),
+    ),
   );
   const units = await write('units', plan.units, (c) =>
-    tx.unit.createMany({
-      data: c.map((u) => ({
+    create('units', c.map((u) => ({
         id: u.id, code: u.code, name: u.name, description: u.description, location: u.location, categoryId: u.category.id, status: u.status,
         totalValue: money(u.totalValue), availablePercentage: pct6(u.available), minInvestment: money(new Decimal(u.minInvestment)),
         expectedReturn: pct6(u.expectedReturn), imageUrl: u.imageUrl, listedAt: d(u.listedAt), createdAt: d(u.createdAt), updatedAt: d(u.updatedAt),
       })),
-    }),
+    ),
   );
   const valuationRows = plan.units.flatMap((u) => u.valuations.map((v) => ({ id: ids.take('unit_valuations'), unitId: u.id, value: money(v.value), valuedAt: d(v.at) })));
-  const unitValuations = await write('unit valuations', valuationRows, (c) => tx.unitValuation.createMany({ data: c }));
+  const unitValuations = await write('unit valuations', valuationRows, (c) => create('unit_valuations', c));
   const holdings = await write('holdings', plan.holdings, (c) =>
-    tx.holding.createMany({
-      data: c.map((h) => ({ id: h.id, investorId: h.investor.id, unitId: h.unit.id, ownershipPercentage: pct6(h.pct), investedAmount: money(amountOf(h.pct, h.unit)), createdAt: d(h.createdAt), updatedAt: d(h.updatedAt) })),
-    }),
+    create('holdings', c.map((h) => ({ id: h.id, investorId: h.investor.id, unitId: h.unit.id, ownershipPercentage: pct6(h.pct), investedAmount: money(amountOf(h.pct, h.unit)), createdAt: d(h.createdAt), updatedAt: d(h.updatedAt) })),
+    ),
   );
-  const investmentRequests = await write('investment requests', plan.investmentRequests, (c) => tx.investmentRequest.createMany({ data: c }));
-  const withdrawalRequests = await write('withdrawal requests', plan.withdrawalRequests, (c) => tx.withdrawalRequest.createMany({ data: c }));
-  let payouts = await write('payouts', plan.withdrawalPayouts, (c) => tx.payout.createMany({ data: c }));
-  let transactions = await write('transactions', plan.ledger, (c) => tx.transaction.createMany({ data: c }));
-  const kycDocuments = await write('kyc documents', plan.kycDocuments, (c) => tx.kycDocument.createMany({ data: c }));
-  const categoryMemberships = await write('category memberships', plan.memberships, (c) => tx.categoryMembership.createMany({ data: c }));
+  const investmentRequests = await write('investment requests', plan.investmentRequests, (c) => create('investment_requests', c));
+  const withdrawalRequests = await write('withdrawal requests', plan.withdrawalRequests, (c) => create('withdrawal_requests', c));
+  let payouts = await write('payouts', plan.withdrawalPayouts, (c) => create('payouts', c));
+  let transactions = await write('transactions', plan.ledger, (c) => create('transactions', c));
+  const kycDocuments = await write('kyc documents', plan.kycDocuments, (c) => create('kyc_documents', c));
+  const categoryMemberships = await write('category memberships', plan.memberships, (c) => create('category_memberships', c));
 
   // Declarations fan out into distributions (+ payout + ledger row when distributed), streamed in chunks.
+  const fanOut = plan.distributionCount >= REBUILD_INDEXES_FROM ? await dropSecondaryIndexes(tx, ['distributions', 'payouts', 'transactions']) : [];
   const lastPaid = new Map<number, PNotification[]>();
   let declRows: Prisma.DistributionDeclarationCreateManyInput[] = [];
   let distRows: Row[] = [];
@@ -1374,7 +1439,7 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
   let distributions = 0;
   const flush = async () => {
     if (declRows.length) {
-      await tx.distributionDeclaration.createMany({ data: declRows });
+      await create('distribution_declarations', declRows);
       progress(declRows.length, 'distribution declarations');
     }
     // The hot path bypasses createMany (its per-row client work is ~10× slower; see bulkInsert).
@@ -1440,6 +1505,11 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
     if (distRows.length >= BULK_BATCH) await flush();
   }
   await flush();
+  if (fanOut.length) {
+    onProgress?.(Math.min(done, total), total, 'rebuilding indexes');
+    await tx.$executeRawUnsafe(`SET LOCAL maintenance_work_mem = '256MB'`);
+    for (const definition of fanOut) await tx.$executeRawUnsafe(definition);
+  }
 
   // Notifications: the most recent few events per user; older ones are mostly read.
   const noteRows: Prisma.NotificationCreateManyInput[] = [];
@@ -1457,7 +1527,7 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
   }
   noteRows.sort((a, b) => (a.createdAt as Date).getTime() - (b.createdAt as Date).getTime());
   for (const n of noteRows) n.id = ids.take('notifications');
-  const notifications = await write('notifications', noteRows, (c) => tx.notification.createMany({ data: c }));
+  const notifications = await write('notifications', noteRows, (c) => create('notifications', c));
 
   // Legal texts and the app configuration singleton (upserts: the app may have created them).
   const published = d(SHORT_TIMELINE.start - 100 * DAY);

@@ -2,7 +2,7 @@ import type { AuthUser } from '../context';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../errors';
-import type { Prisma as PrismaNs } from '../generated/prisma/client';
+import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, NotificationType, PayoutSource, TransactionType, type DistributionType } from '../generated/prisma/enums';
 import { pageWindow, toPage, type Page } from '../pagination';
 import { ownerScope } from './access';
@@ -80,6 +80,32 @@ const SELECT = {
 
 type Row = Omit<DistributionView, 'unitName'> & { unit: { name: string } };
 
+/** A list's filter: listWhere's equalities plus the payment-date range. */
+interface ListWhere {
+  investorId?: number;
+  status?: DistributionStatus;
+  type?: DistributionType;
+  unitId?: number;
+  period?: string;
+  distributedAt?: { gte?: Date; lt?: Date };
+}
+
+interface PageRow {
+  id: number;
+  unit_id: number;
+  unit_name: string;
+  investor_id: number;
+  period: string;
+  type: DistributionType;
+  ownership_percentage: DecimalInput;
+  gross_amount: DecimalInput;
+  net_amount: DecimalInput;
+  fees: DecimalInput;
+  status: DistributionStatus;
+  distributed_at: Date | null;
+  created_at: Date;
+}
+
 function toView({ unit, ...row }: Row): DistributionView {
   return { ...row, unitName: unit.name };
 }
@@ -148,11 +174,61 @@ export class DistributionService {
       ...listWhere(user, f, ['status', 'type', 'unitId', 'period']),
       distributedAt: dayRange(f.from, f.to),
     };
-    const [rows, total] = await Promise.all([
-      db.distribution.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.distribution.count({ where }),
-    ]);
-    return toPage(rows.map(toView), total, w);
+    const [rows, total] = await Promise.all([this.page(db, where, w.skip, w.take), this.count(db, where)]);
+    return toPage(rows, total, w);
+  }
+  /**
+   * One page, newest first, as a deferred join: the page's ids come from the index that matches
+   * the filter and the order (an index range scan, however deep the page), and only those rows are
+   * read and joined to their unit. With Prisma's findMany the unit join ran for every skipped row
+   * (page 500 = 7,500 lookups). One statement, like the findMany it replaces.
+   */
+  private async page(db: Prisma, where: ListWhere, skip: number, take: number): Promise<DistributionView[]> {
+    const conditions = [
+      where.investorId !== undefined && PrismaNs.sql`investor_id = ${where.investorId}`,
+      where.status && PrismaNs.sql`status = CAST(${where.status} AS "DistributionStatus")`,
+      where.type && PrismaNs.sql`type = CAST(${where.type} AS "DistributionType")`,
+      where.unitId !== undefined && PrismaNs.sql`unit_id = ${where.unitId}`,
+      where.period !== undefined && PrismaNs.sql`period = ${where.period}`,
+      where.distributedAt?.gte && PrismaNs.sql`distributed_at >= ${where.distributedAt.gte}`,
+      where.distributedAt?.lt && PrismaNs.sql`distributed_at < ${where.distributedAt.lt}`,
+      // Implied by the check distributions_paid_after_declared; lets the scan start at `to`.
+      where.distributedAt?.lt && PrismaNs.sql`created_at < ${where.distributedAt.lt}`,
+    ].filter((c): c is PrismaNs.Sql => Boolean(c));
+    const filter = conditions.length ? PrismaNs.sql`WHERE ${PrismaNs.join(conditions, ' AND ')}` : PrismaNs.empty;
+    const rows = await db.$queryRaw<PageRow[]>`
+      SELECT d.id, d.unit_id, u.name AS unit_name, d.investor_id, d.period, d.type::text AS type, d.ownership_percentage,
+             d.gross_amount, d.net_amount, d.fees, d.status::text AS status, d.distributed_at, d.created_at
+      FROM distributions d JOIN units u ON u.id = d.unit_id
+      WHERE d.id IN (SELECT id FROM distributions ${filter} ORDER BY created_at DESC, id DESC LIMIT ${take} OFFSET ${skip})
+      ORDER BY d.created_at DESC, d.id DESC`;
+    return rows.map((r) => ({
+      id: r.id,
+      unitId: r.unit_id,
+      unitName: r.unit_name,
+      investorId: r.investor_id,
+      period: r.period,
+      type: r.type,
+      ownershipPercentage: dec(r.ownership_percentage),
+      grossAmount: dec(r.gross_amount),
+      netAmount: dec(r.net_amount),
+      fees: dec(r.fees),
+      status: r.status,
+      distributedAt: r.distributed_at,
+      createdAt: r.created_at,
+    }));
+  }
+
+  /**
+   * The exact total of a list. One investor's rows are few and indexed: counted. Any other list
+   * (staff, unfiltered or filtered on unit, period, type, status, payment date) sums the counts
+   * that triggers keep per combination in the writing transaction (migration distribution_counts),
+   * so it costs the same at a million rows as at ten thousand and is exact in every snapshot.
+   */
+  private async count(db: Prisma, where: ListWhere): Promise<number> {
+    if (where.investorId !== undefined) return db.distribution.count({ where });
+    const { _sum } = await db.distributionCount.aggregate({ where, _sum: { n: true } });
+    return _sum.n ?? 0;
   }
 
   async get(user: AuthUser, id: number): Promise<DistributionView> {
