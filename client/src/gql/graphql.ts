@@ -4,87 +4,140 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Needs an approved KYC status and a holding that covers the share with the pending requests (CONFLICT otherwise). */
 export type CreateWithdrawalRequestInput = {
   /** Share of the unit to withdraw, in percent (0 < p ≤ 100, up to 6 places). */
   ownershipPercentage: string;
+  /** Why the investor withdraws, 1..1000 characters. */
   reason: string;
+  /** The unit held. */
   unitId: number;
 };
 
 /** All optional; `from`/`to` are inclusive UTC dates on distributedAt. */
 export type DistributionFilter = {
+  /** First UTC date (inclusive) of distributedAt. */
   from?: string | null | undefined;
   /** Staff only; investors always see their own. */
   investorId?: number | null | undefined;
+  /** Only this quarter, e.g. "2026-Q1". */
   period?: string | null | undefined;
+  /** Only distributions in this status. */
   status?: DistributionStatus | null | undefined;
+  /** Last UTC date (inclusive) of distributedAt. */
   to?: string | null | undefined;
+  /** Only distributions of this kind. */
   type?: DistributionType | null | undefined;
+  /** Only distributions of this unit. */
   unitId?: number | null | undefined;
 };
 
 /** PENDING → APPROVED → DISTRIBUTED, or CANCELLED. */
 export type DistributionStatus =
+  /** Approved, not yet paid out. */
   | 'APPROVED'
+  /** Cancelled before it was paid out; nothing is paid. */
   | 'CANCELLED'
+  /** Paid out: a payout and a ledger entry exist per holder. */
   | 'DISTRIBUTED'
+  /** Declared, waiting for approval. */
   | 'PENDING';
 
+/** The kind of profit a declaration distributes. */
 export type DistributionType =
+  /** Gain from selling (part of) the asset. */
   | 'CAPITAL_GAIN'
+  /** Dividend paid by the asset’s company. */
   | 'DIVIDEND'
+  /** Interest earned by the asset. */
   | 'INTEREST'
+  /** Rent collected from the asset. */
   | 'RENTAL_INCOME';
 
 /** PENDING → APPROVED | REJECTED | CANCELLED. */
 export type InvestmentRequestStatus =
+  /** Accepted: the holding grew and an INVESTMENT entry was recorded. */
   | 'APPROVED'
+  /** Withdrawn by the investor before review. */
   | 'CANCELLED'
+  /** Waiting for an admin; counts against the unit’s availability. */
   | 'PENDING'
+  /** Refused by an admin, with a reason. */
   | 'REJECTED';
 
+/** PENDING → APPROVED | REJECTED. */
 export type KycDocumentStatus =
+  /** Accepted; the investor is verified. */
   | 'APPROVED'
+  /** Waiting for review by an admin. */
   | 'PENDING'
+  /** Refused, with a reason shown to the investor. */
   | 'REJECTED';
 
+/** What an uploaded KYC document is. */
 export type KycDocumentType =
+  /** Bank statement. */
   | 'BANK_STATEMENT'
+  /** Driving licence. */
   | 'DRIVING_LICENSE'
+  /** National identity card. */
   | 'NATIONAL_ID'
+  /** Any other supporting document. */
   | 'OTHER'
+  /** Passport. */
   | 'PASSPORT'
+  /** Proof of address, e.g. a utility bill. */
   | 'PROOF_OF_ADDRESS';
 
+/** The event a notification tells of; it decides which settings switch lets it be pushed. */
 export type NotificationType =
+  /** A distribution was paid out to the investor (data: distributionId, payoutId, unitId, period). */
   | 'DISTRIBUTION_DISTRIBUTED'
+  /** An investment request was approved or rejected (data: investmentRequestId, unitId, status). */
   | 'INVESTMENT_REQUEST_REVIEWED'
+  /** A KYC document was approved or rejected (data: kycDocumentId, documentType, status). */
   | 'KYC_REVIEWED'
+  /** A unit was listed in a category the investor is a member of (data: unitId, categoryId). */
   | 'NEW_UNIT_IN_CATEGORY'
+  /** A payout was sent to the bank account (data: payoutId, unitId, reference). */
   | 'PAYOUT_PAID'
+  /** Any other message from the platform, e.g. a failed payout; pushed whenever push is enabled. */
   | 'SYSTEM'
+  /** The money of a withdrawal was sent (data: withdrawalRequestId, payoutId). */
   | 'WITHDRAWAL_COMPLETED'
+  /** A withdrawal request was approved or rejected (data: withdrawalRequestId, unitId, status). */
   | 'WITHDRAWAL_REQUEST_REVIEWED';
 
 /** investor: own data only; analyst: reads across investors, mutates nothing; admin: the back-office. */
 export type Role =
+  /** Back office: reads everything and drives every review and state change. */
   | 'ADMIN'
+  /** Reads every investor’s records and the aggregates; changes nothing in the domain. */
   | 'ANALYST'
+  /** Sees and changes only their own records. */
   | 'INVESTOR';
 
+/** All optional and combined with AND. */
 export type WithdrawalRequestFilter = {
   /** Staff only; investors always see their own. */
   investorId?: number | null | undefined;
+  /** Only requests in this status (PENDING: the review queue). */
   status?: WithdrawalRequestStatus | null | undefined;
+  /** Only requests for this unit. */
   unitId?: number | null | undefined;
 };
 
 /** PENDING → APPROVED → COMPLETED, or REJECTED | CANCELLED. */
 export type WithdrawalRequestStatus =
+  /** Accepted: the share went back to the unit and a PENDING payout was created. */
   | 'APPROVED'
+  /** Withdrawn by the investor before review. */
   | 'CANCELLED'
+  /** The money was sent; the payout is PAID. */
   | 'COMPLETED'
+  /** Waiting for an admin; counts against the holding. */
   | 'PENDING'
+  /** Refused by an admin, with a reason. */
   | 'REJECTED';
 
 export type SessionFieldsFragment = { accessToken: string, refreshToken: string, tokenType: string, expiresIn: number, user: { id: number, name: string, email: string, role: Role, investorId: number | null } };
