@@ -29,6 +29,7 @@ import autocannon from 'autocannon';
 import { print } from 'graphql';
 import { Client, escapeIdentifier } from 'pg';
 import { fromRoot } from '../src/paths';
+import { present } from '../src/invariant';
 import { loadOperations } from '../src/rest/operations';
 
 // ---------------------------------------------------------------------------------------------
@@ -428,8 +429,8 @@ async function measure(target: Target, opts: Options): Promise<Measurement> {
     // the server runs them to the end, queries included. Dividing by completed requests overstates
     // the figure by up to connections/requests (6.27 instead of 6 on a 2 s run), so the headline
     // figure divides by requests sent; the per-completed one is kept for reference.
-    sqlPerRequest: sqlStatements !== null ? sqlStatements / result.requests.sent : target.knownQueriesPerRequest!,
-    sqlPerCompletedRequest: sqlStatements !== null ? sqlStatements / result.requests.total : target.knownQueriesPerRequest!,
+    sqlPerRequest: sqlStatements !== null ? sqlStatements / result.requests.sent : present(target.knownQueriesPerRequest, 'knownQueriesPerRequest'),
+    sqlPerCompletedRequest: sqlStatements !== null ? sqlStatements / result.requests.total : present(target.knownQueriesPerRequest, 'knownQueriesPerRequest'),
     sqlPerRequestSource: sqlStatements !== null ? 'db_queries_sent gauge / requests sent' : 'known (floor)',
   };
 }
@@ -509,7 +510,7 @@ function table(rows: string[][]): string {
 }
 
 function report(results: Measurement[]): { restVsFloor: Ratios; graphqlVsFloor: Ratios } {
-  const by = (key: Target['key']) => results.find((r) => r.target === key)!;
+  const by = (key: Target['key']) => present(results.find((r) => r.target === key), key);
   const [rest, graphql, floor] = [by('rest'), by('graphql'), by('floor')];
   const fmt = (n: number, digits = 2) => n.toFixed(digits);
   console.log(

@@ -2,6 +2,7 @@ import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
 import { buildContext, requestMeta } from '../context';
 import { HttpError, NotFoundError, UnauthenticatedError } from '../errors';
+import { present } from '../invariant';
 import type { Services } from '../services';
 import { IDEMPOTENCY_HEADER, sendIdempotent } from './idempotency';
 import type { UploadLimits } from '../uploads';
@@ -69,7 +70,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       // A body the route cannot read is refused as such, not read as no body. `req.is` is null
       // without a body (that is fine) and false for a body of another type.
       if (req.is(hit.route.multipartFile ? 'multipart/form-data' : 'application/json') === false && (await carriesBytes(req))) throw HttpError.unsupportedMediaType();
-      const values = hit.pattern.exec(req.path)!.slice(1);
+      const values = present(hit.pattern.exec(req.path), 'the matched path').slice(1);
       const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeParam(values[i])]));
       const body = hit.route.multipartFile
         ? await readMultipart(req, res, hit.route.multipartFile, uploads)

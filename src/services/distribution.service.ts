@@ -1,6 +1,7 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
-import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../errors';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
+import { present } from '../invariant';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, NotificationType, PayoutSource, TransactionType, type DistributionType } from '../generated/prisma/enums';
 import { pageWindow, toPage, type Page } from '../pagination';
@@ -265,7 +266,7 @@ export class DistributionService {
         data: rows.map((r) => ({ investorId: r.investorId, unitId: r.unitId, source: PayoutSource.DISTRIBUTION, distributionId: r.id, amount: r.netAmount, reference: `PO-D-${r.id}` })),
         select: { id: true, distributionId: true },
       });
-      const payoutOf = new Map(payouts.map((p) => [p.distributionId!, p.id]));
+      const payoutOf = new Map(payouts.map((p) => [present(p.distributionId, 'payout.distributionId'), p.id]));
       await tx.transaction.createMany({
         data: rows.map((r) => ({
           investorId: r.investorId, unitId: r.unitId, type: TransactionType.DISTRIBUTION, amount: r.netAmount,

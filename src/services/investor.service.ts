@@ -1,6 +1,6 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
-import { NotFoundError } from '../errors';
+import { NotFoundError } from '../domain/errors';
 import { KycDocumentStatus } from '../generated/prisma/enums';
 import { pageWindow, toPage, type Page } from '../pagination';
 import { ownerScope } from './access';

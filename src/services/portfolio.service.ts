@@ -1,6 +1,7 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
-import { NotFoundError } from '../errors';
+import { NotFoundError } from '../domain/errors';
+import { present } from '../invariant';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, type TransactionType } from '../generated/prisma/enums';
 import { pageWindow, toPage } from '../pagination';
@@ -123,7 +124,7 @@ export class PortfolioService {
     });
     const units = await unitValues(this.prisma, rows.map((h) => h.unitId));
     const holdings = rows.map((h) => {
-      const { unit, value } = units.get(h.unitId)!;
+      const { unit, value } = present(units.get(h.unitId), `unit ${h.unitId}`);
       const investedAmount = dec(h.investedAmount);
       return { id: h.id, unit, ownershipPercentage: dec(h.ownershipPercentage), investedAmount, unitValue: value, ...valueShare(h.ownershipPercentage, investedAmount, value) };
     });
