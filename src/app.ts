@@ -51,6 +51,8 @@ export interface Gateway {
   /** Set when METRICS_PORT is: the listener for /metrics alone (the caller listens on that port). */
   metricsServer: http.Server | undefined;
   schema: GraphQLSchema;
+  /** The /graphql server itself: tests run operations through its executeOperation, plugins and formatError included. */
+  apollo: ApolloServer<Context>;
   /** Flipped by the caller once migrations and demo data are in place (/readyz). */
   setReady(ready: boolean): void;
   /** SIGTERM: /readyz answers 503 from now on; everything else is still served. */
@@ -215,6 +217,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
     server,
     metricsServer,
     schema,
+    apollo,
     setReady: (value) => void (migrated = value),
     beginShutdown: () => void (shuttingDown = true),
     async stop(timeoutMs = 30_000) {
