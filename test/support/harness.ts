@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
@@ -9,7 +10,7 @@ import { databaseTimeouts, openDatabase, type Database } from '../../src/db/data
 import { DEMO_EMAILS, DEMO_PASSWORD } from '../../src/db/seed';
 import { createLogger } from '../../src/logger';
 import { createServices, type Services } from '../../src/services';
-import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './template';
+import { TEMPLATE_INFO_ENV, clonePrefix, withDatabase, type TemplateInfo } from './template';
 
 export { DEMO_EMAILS, DEMO_PASSWORD };
 
@@ -41,7 +42,8 @@ async function cloneTemplate(config: Config, options: GatewayOptions): Promise<{
     const open = () => openDatabase({ pglite, timeouts: databaseTimeouts(config) });
     return { db: await open(), pglite, reopen: open, drop: async () => void (pglite.closed || (await pglite.close())) };
   }
-  const name = `gateway_t_${process.pid}_${++counter}`;
+  // Unique within the run even when files share a process (--runInBand, --detectOpenHandles).
+  const name = `${clonePrefix(info)}${process.pid}_${++counter}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: info.serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${info.location}`);
@@ -49,17 +51,8 @@ async function cloneTemplate(config: Config, options: GatewayOptions): Promise<{
   const ownUrl = withDatabase(info.serverUrl!, name);
   const url = (await options.databaseUrl?.(ownUrl)) ?? ownUrl;
   const open = () => openDatabase({ databaseUrl: url, poolSize: 10, timeouts: databaseTimeouts(config) });
-  const db = await open();
-  return {
-    db,
-    reopen: open,
-    drop: async () => {
-      const c = new Client({ connectionString: info.serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  // Dropped by the global teardown with the other copies of this run, not here (see clonePrefix).
+  return { db: await open(), reopen: open, drop: async () => undefined };
 }
 
 export interface GatewayOptions {
