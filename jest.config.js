@@ -1,13 +1,33 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/** Shared by both projects: TypeScript through ts-jest, decorators' metadata loaded first. */
+const base = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
-  // One migrated + seeded template per run; each test file gets its own copy (PGlite or PostgreSQL).
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['reflect-metadata'],
+  testMatch: ['**/*.test.ts'],
+};
+
+/**
+ * Two projects, one `npm test` (README):
+ *  - unit: test/unit, no database, no gateway (money, state machines, error mapping, coercion,
+ *    pagination); milliseconds per test, and no template database is built when only these run.
+ *  - integration: test/graphql (operations through Apollo's executeOperation) and the HTTP tier
+ *    (test/*.test.ts, the contract through supertest). One migrated + seeded template per run;
+ *    each test file gets its own copy (PGlite, or PostgreSQL with TEST_DATABASE_URL).
+ *
+ * @type {import('jest').Config}
+ */
+module.exports = {
   testTimeout: 60000,
   maxWorkers: 2,
+  projects: [
+    { ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+    {
+      ...base,
+      displayName: 'integration',
+      roots: ['<rootDir>/test'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
 };

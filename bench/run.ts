@@ -32,6 +32,7 @@ import { Client, escapeIdentifier } from 'pg';
 import { fromRoot } from '../src/paths';
 import { loadOperations } from '../src/rest/operations';
 import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues } from './scale';
+import { present } from '../src/invariant';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -409,9 +410,15 @@ function idsAndTotal(key: TargetKey, text: string): { ids: number[]; total: numb
     errors?: unknown[];
   };
   if (body.errors) throw new Error(`sanity check: ${key} answered errors: ${JSON.stringify(body.errors).slice(0, 300)}`);
-  if (key === 'graphql') return { ids: body.data!.distributions!.items.map((d) => d.id), total: body.data!.distributions!.pageInfo.total };
-  if (key === 'postgraphile') return { ids: body.data!.allDistributions!.nodes.map((d) => d.rowId), total: body.data!.allDistributions!.totalCount };
-  return { ids: (body.data ?? []).map((d) => d.id), total: body.meta!.total };
+  if (key === 'graphql') {
+    const page = present(body.data?.distributions, `${key}: data.distributions`);
+    return { ids: page.items.map((d) => d.id), total: page.pageInfo.total };
+  }
+  if (key === 'postgraphile') {
+    const all = present(body.data?.allDistributions, `${key}: data.allDistributions`);
+    return { ids: all.nodes.map((d) => d.rowId), total: all.totalCount };
+  }
+  return { ids: (body.data ?? []).map((d) => d.id), total: present(body.meta, `${key}: meta`).total };
 }
 
 /**
@@ -473,7 +480,7 @@ function load(target: Target, connections: number, duration: number): autocannon
 }
 
 async function measure(target: Target, connections: number, opts: Pick<Options, 'warmup' | 'duration'>): Promise<Measurement> {
-  const pid = target.server.child.pid!;
+  const pid = present(target.server.child.pid, 'the server process id');
   process.stdout.write(`  ${target.label} @${connections}: warm-up ${opts.warmup} s… `);
   if (opts.warmup > 0) await load(target, connections, opts.warmup);
   // In-flight warm-up requests may still be running their queries; let them land before the reading.

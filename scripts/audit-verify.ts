@@ -5,6 +5,7 @@
  */
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
+import { present } from '../src/invariant';
 import { applyMigrations } from '../src/db/migrate';
 import { createLogger } from '../src/logger';
 import { createServices } from '../src/services';
@@ -13,7 +14,8 @@ import type { AuditService } from '../src/services/audit.service';
 export async function runVerify(audit: AuditService, print: (line: string) => void): Promise<number> {
   const result = await audit.verify();
   if (!result.ok) {
-    print(`audit trail BROKEN at event ${result.problem!.eventId}: ${result.problem!.message} (${result.count} events verified before it)`);
+    const problem = present(result.problem, 'the broken event');
+    print(`audit trail BROKEN at event ${problem.eventId}: ${problem.message} (${result.count} events verified before it)`);
     return 1;
   }
   const pruned = result.pruned ? `, ${result.pruned} earlier events removed by retention` : '';

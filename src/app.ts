@@ -16,7 +16,7 @@ import type { Config } from './config';
 import { buildContext, requestMeta, type Context } from './context';
 import type { Database } from './db/database';
 import { DatabaseHealth } from './db/health';
-import { AppError, HttpError, NotFoundError, ServiceUnavailableError, UnauthenticatedError, normalizeError } from './errors';
+import { DomainError, HttpError, NotFoundError, ServiceUnavailableError, UnauthenticatedError, errorCode, graphqlErrorAnswer, httpStatus, normalizeError, toGraphQLError } from './errors';
 import { graphiqlRouter } from './graphiql';
 import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { HttpDrainer } from './http-drain';
@@ -55,6 +55,8 @@ export interface Gateway {
   /** Set when METRICS_PORT is: the listener for /metrics alone (the caller listens on that port). */
   metricsServer: http.Server | undefined;
   schema: GraphQLSchema;
+  /** The /graphql server itself: tests run operations through its executeOperation, plugins and formatError included. */
+  apollo: ApolloServer<Context>;
   /** Flipped by the caller once migrations and demo data are in place (/readyz). */
   setReady(ready: boolean): void;
   /** SIGTERM: /readyz answers 503 from now on; everything else is still served. */
@@ -99,19 +101,17 @@ const noStore: ApolloServerPlugin<Context> = {
 /** An error thrown while building the context: Apollo takes its HTTP status from `extensions.http` (else 500). */
 function withHttpStatus(err: unknown): unknown {
   const e = normalizeError(err);
-  return e instanceof AppError ? new AppError(e.message, e.code, e.status, { ...e.extensions, http: { status: e.status } }) : err;
+  return e instanceof DomainError ? toGraphQLError(e, { http: { status: httpStatus(e.code) } }) : err;
 }
 
 /** One formatter for GraphQL errors: our codes as they are, anything unexpected masked and logged. */
 function formatError(logger: Logger, onError: (code: string) => void) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const e = normalizeError(error);
-    const code = String(e.extensions.code ?? formatted.extensions?.code ?? 'INTERNAL_SERVER_ERROR');
-    onError(code);
-    if (e instanceof AppError) {
-      if (e.status >= 500) logger.error({ err: (error as { originalError?: unknown }).originalError ?? error }, 'GraphQL resolver failed');
-      const { http: _status, ...extensions } = e.extensions;
-      return { message: e.message, locations: formatted.locations, path: formatted.path, extensions };
+    onError(errorCode(e));
+    if (e instanceof DomainError) {
+      if (httpStatus(e.code) >= 500) logger.error({ err: (error as { originalError?: unknown }).originalError ?? error }, 'GraphQL resolver failed');
+      return { message: e.message, locations: formatted.locations, path: formatted.path, extensions: toGraphQLError(e).extensions };
     }
     return formatted;
   };
@@ -123,7 +123,7 @@ function formatError(logger: Logger, onError: (code: string) => void) {
  * headers say) and a path parameter whose %-escapes do not decode (it can name no resource).
  */
 function transportError(err: { type?: string; status?: number }): unknown {
-  if (err instanceof AppError) return err;
+  if (err instanceof DomainError) return err;
   if (err instanceof URIError) return new NotFoundError();
   switch (err.type) {
     case 'entity.too.large':
@@ -239,8 +239,9 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.use((err: { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
     const mapped = transportError(err);
     // req.baseUrl is no longer '/graphql' here (the app-level handler), req.path still is.
-    if (req.path === '/graphql' && mapped instanceof AppError) {
-      return void res.status(mapped.status).json({ errors: [{ message: mapped.message, extensions: { code: mapped.code } }] });
+    if (req.path === '/graphql' && mapped instanceof DomainError) {
+      const answer = graphqlErrorAnswer(mapped);
+      return void res.status(answer.status).json(answer.body);
     }
     sendError(res, mapped, logger);
   });
@@ -250,6 +251,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
     server,
     metricsServer,
     schema,
+    apollo,
     setReady: (value) => void (migrated = value),
     beginShutdown: () => void (shuttingDown = true),
     async stop(timeoutMs = 30_000) {

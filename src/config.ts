@@ -1,6 +1,7 @@
 import path from 'node:path';
 import bytes from 'bytes';
 import { z } from 'zod';
+import { present as required } from './invariant';
 import type { S3StorageOptions } from './services/storage/s3-file-storage';
 
 /**
@@ -331,7 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           kind: 's3',
           s3: {
             endpoint: e.S3_ENDPOINT,
-            bucket: e.S3_BUCKET!,
+            bucket: required(e.S3_BUCKET, 'S3_BUCKET'),
             region: e.S3_REGION,
             accessKeyId: e.S3_ACCESS_KEY_ID,
             secretAccessKey: e.S3_SECRET_ACCESS_KEY,

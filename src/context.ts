@@ -1,14 +1,6 @@
 import type { Request } from 'express';
-import type { Role } from './generated/prisma/enums';
+import type { AuthUser } from './domain/auth-user';
 import type { Services } from './services';
-
-export interface AuthUser {
-  id: number;
-  role: Role;
-  /** Set for investors: the owner key of every investor-scoped row. */
-  investorId: number | null;
-  sessionId: string;
-}
 
 export interface RequestMeta {
   ip: string;

@@ -1,103 +1,65 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import { isConnectionLost } from './db/pg-pool';
+import { DomainError, InternalError, ServiceUnavailableError, ValidationError, type ErrorCode } from './domain/errors';
+
+export * from './domain/errors';
 
 /**
- * The one error module. Each error is a GraphQLError with `extensions.code` (GraphQL face) and an
- * HTTP status plus the contract's sentence (REST face, mapped once in src/rest/respond.ts).
+ * The one error boundary. The domain throws DomainErrors (src/domain/errors.ts: a code, a message,
+ * details); here they become GraphQL errors (`extensions.code` plus the details), and the one table
+ * below gives each code its HTTP status, for the REST face and for the HTTP edge of /graphql.
  */
-export class AppError extends GraphQLError {
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly status: number,
-    extensions: Record<string, unknown> = {},
-  ) {
-    super(message, { extensions: { code, ...extensions } });
-  }
+const HTTP_STATUS: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PERSISTED_DOCUMENT_REQUIRED: 400,
+  PERSISTED_DOCUMENT_NOT_FOUND: 400,
+  BAD_USER_INPUT: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+export function httpStatus(code: ErrorCode): number {
+  return HTTP_STATUS[code];
 }
 
-export class UnauthenticatedError extends AppError {
-  constructor() {
-    super('Unauthenticated.', 'UNAUTHENTICATED', 401);
-  }
-}
-
-export class ForbiddenError extends AppError {
-  constructor() {
-    super('This action is unauthorized.', 'FORBIDDEN', 403);
-  }
-}
-
-/** Missing, or owned by someone else: the two are indistinguishable on purpose. */
-export class NotFoundError extends AppError {
-  constructor() {
-    super('Resource not found.', 'NOT_FOUND', 404);
-  }
-}
-
-export class ConflictError extends AppError {
-  constructor(message: string) {
-    super(message, 'CONFLICT', 409);
-  }
-}
-
-export type FieldErrors = Record<string, string[]>;
-
-/** Laravel-style: the first message, then "(and N more error[s])"; `fields` maps field → messages. */
-export class ValidationError extends AppError {
-  constructor(readonly fields: FieldErrors) {
-    super(ValidationError.summary(fields), 'BAD_USER_INPUT', 422, { fields });
-  }
-
-  static summary(fields: FieldErrors): string {
-    const all = Object.values(fields).flat();
-    const more = all.length - 1;
-    return more > 0 ? `${all[0]} (and ${more} more error${more === 1 ? '' : 's'})` : (all[0] ?? 'The given data was invalid.');
-  }
-
-  static field(field: string, message: string): ValidationError {
-    return new ValidationError({ [field]: [message] });
-  }
-}
-
-export class RateLimitedError extends AppError {
-  constructor(
-    readonly retryAfterSeconds: number,
-    readonly limit: number,
-  ) {
-    super('Too Many Attempts.', 'RATE_LIMITED', 429, { retryAfter: retryAfterSeconds });
-  }
-}
-
-export class InternalError extends AppError {
-  constructor() {
-    super('Server Error.', 'INTERNAL_SERVER_ERROR', 500);
-  }
-}
-
-export class ServiceUnavailableError extends AppError {
-  constructor() {
-    super('Service temporarily unavailable.', 'SERVICE_UNAVAILABLE', 503);
-  }
-}
-
-/** Transport-level errors that only the REST face can produce. */
-export class HttpError extends AppError {
-  static routeNotFound = () => new HttpError('Route not found.', 'NOT_FOUND', 404);
-  static methodNotAllowed = (allow: string[]) => new HttpError('Method not allowed.', 'METHOD_NOT_ALLOWED', 405, { allow });
-  static malformedJson = () => new HttpError('Malformed JSON body.', 'BAD_REQUEST', 400);
-  static payloadTooLarge = () => new HttpError('Payload too large.', 'PAYLOAD_TOO_LARGE', 413);
-  static unsupportedMediaType = () => new HttpError('Unsupported media type.', 'UNSUPPORTED_MEDIA_TYPE', 415);
+/** Transport-level errors that only the REST face (or the HTTP edge of /graphql) can produce. */
+export class HttpError extends DomainError {
+  static routeNotFound = () => new HttpError('Route not found.', 'NOT_FOUND');
+  static methodNotAllowed = (allow: string[]) => new HttpError('Method not allowed.', 'METHOD_NOT_ALLOWED', { allow });
+  static malformedJson = () => new HttpError('Malformed JSON body.', 'BAD_REQUEST');
+  static payloadTooLarge = () => new HttpError('Payload too large.', 'PAYLOAD_TOO_LARGE');
+  static unsupportedMediaType = () => new HttpError('Unsupported media type.', 'UNSUPPORTED_MEDIA_TYPE');
   /** A multipart body that cannot be parsed: no boundary, a truncated part, a request cut short. */
-  static malformedMultipart = () => new HttpError('Malformed multipart body.', 'BAD_REQUEST', 400);
+  static malformedMultipart = () => new HttpError('Malformed multipart body.', 'BAD_REQUEST');
+}
+
+/** A domain error in GraphQL's shape; `extensions` may add transport facts (Apollo's `http`). */
+export function toGraphQLError(e: DomainError, extensions: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(e.message, { originalError: e, extensions: { code: e.code, ...e.details, ...extensions } });
+}
+
+/** The `extensions.code` anything thrown ends up with on the GraphQL face. */
+export function errorCode(err: unknown): string {
+  const e = normalizeError(err);
+  return e instanceof DomainError ? e.code : String(e.extensions.code ?? 'INTERNAL_SERVER_ERROR');
+}
+
+/** A GraphQL-shaped answer for a request refused before Apollo saw it (upload, body parser). */
+export function graphqlErrorAnswer(e: DomainError): { status: number; body: { errors: GraphQLFormattedError[] } } {
+  return { status: httpStatus(e.code), body: { errors: [{ message: e.message, extensions: toGraphQLError(e).extensions }] } };
 }
 
 /** TRUSTED_DOCUMENTS=only refused a request without a staff token (docs/api.md "Persisted queries"). */
-export class PersistedDocumentError extends AppError {
-  private constructor(message: string, code: string) {
-    super(message, code, 400);
-  }
+export class PersistedDocumentError extends DomainError {
   static required = () => new PersistedDocumentError('This gateway runs only persisted documents: send extensions.persistedQuery.sha256Hash from the client SDK manifest.', 'PERSISTED_DOCUMENT_REQUIRED');
   static notFound = () => new PersistedDocumentError('Unknown persisted document: the id is not in the client SDK manifest this gateway trusts.', 'PERSISTED_DOCUMENT_NOT_FOUND');
 }
@@ -123,14 +85,14 @@ function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 /**
- * Turns anything thrown into an AppError. Unknown errors become INTERNAL_SERVER_ERROR (the caller
+ * Turns anything thrown into a DomainError. Unknown errors become INTERNAL_SERVER_ERROR (the caller
  * logs the original); an unreachable database becomes 503. GraphQL's own request errors (syntax,
  * unknown field) are returned as they are, with their own codes.
  */
-export function normalizeError(err: unknown): AppError | GraphQLError {
+export function normalizeError(err: unknown): DomainError | GraphQLError {
   let inner: unknown = err;
-  while (inner instanceof GraphQLError && inner.originalError && !(inner instanceof AppError)) inner = inner.originalError;
-  if (inner instanceof AppError) return inner;
+  while (inner instanceof GraphQLError && inner.originalError) inner = inner.originalError;
+  if (inner instanceof DomainError) return inner;
   const validation = fromArgumentValidation(inner);
   if (validation) return validation;
   if (isDatabaseUnavailable(inner)) return new ServiceUnavailableError();
@@ -143,26 +105,11 @@ export function normalizeError(err: unknown): AppError | GraphQLError {
 
 const CLIENT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
 
-interface ClassValidatorError {
-  property: string;
-  constraints?: Record<string, string>;
-  children?: ClassValidatorError[];
-}
-
 /** type-graphql's ArgumentValidationError (class-validator) → our ValidationError, field → messages. */
 function fromArgumentValidation(err: unknown): ValidationError | undefined {
   if (!(err instanceof ArgumentValidationError)) return undefined;
-  const list = err.extensions.validationErrors as ClassValidatorError[] | undefined;
+  const list = err.extensions.validationErrors;
   // A validator that threw instead of answering is our bug: reported as such, never a crash here.
   if (!Array.isArray(list)) return undefined;
-  const fields: FieldErrors = {};
-  const walk = (errors: ClassValidatorError[], prefix: string) => {
-    for (const v of errors) {
-      const name = prefix ? `${prefix}.${v.property}` : v.property;
-      if (v.constraints) fields[name] = Object.values(v.constraints);
-      if (v.children?.length) walk(v.children, name);
-    }
-  };
-  walk(list, '');
-  return new ValidationError(fields);
+  return ValidationError.fromClassValidator(list);
 }

@@ -13,7 +13,8 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
-import type { AuthUser, Context } from './context';
+import type { Context } from './context';
+import type { AuthUser } from './domain/auth-user';
 import { Role } from './generated/prisma/enums';
 
 /**
@@ -124,8 +125,11 @@ export function limitsPlugin(schema: GraphQLSchema, production: boolean): Apollo
   // Apollo hands out the same DocumentNode for a repeated query (its document cache): check each once.
   const introspects = new WeakMap<DocumentNode, string | null>();
   const introspection = (document: DocumentNode) => {
-    if (!introspects.has(document)) introspects.set(document, validate(schema, document, [NoSchemaIntrospectionCustomRule])[0]?.message ?? null);
-    return introspects.get(document)!;
+    const known = introspects.get(document);
+    if (known !== undefined) return known;
+    const message = validate(schema, document, [NoSchemaIntrospectionCustomRule])[0]?.message ?? null;
+    introspects.set(document, message);
+    return message;
   };
   // The cost is a function of the document, the variables and the operation alone: computed once
   // for each such triple (a document's first COSTS_PER_DOCUMENT ones), not on every request.

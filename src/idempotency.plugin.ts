@@ -1,7 +1,7 @@
 import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext } from '@apollo/server';
 import { print, type GraphQLFormattedError } from 'graphql';
 import type { Context } from './context';
-import { AppError } from './errors';
+import { DomainError, httpStatus } from './errors';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, isFinalStatus } from './rest/idempotency';
 import { selectsIdempotentField } from './schema/idempotent';
 import { scopeOf, type IdempotencyClaim, type StoredAnswer } from './services/idempotency.service';
@@ -28,17 +28,18 @@ export function idempotencyPlugin(): ApolloServerPlugin<Context> {
       let replay: StoredAnswer | undefined;
       return {
         async didResolveOperation(rc: GraphQLRequestContext<Context>) {
-          if (!selectsIdempotentField(rc.schema, rc.document!, rc.operation!)) return;
+          const { document, operation } = rc;
+          if (!document || !operation || !selectsIdempotentField(rc.schema, document, operation)) return;
           const { idempotency } = rc.contextValue.services;
           try {
             const key = idempotency.checkKey(header);
-            const body = { query: print(rc.document!), operationName: rc.request.operationName ?? null, variables: rc.request.variables ?? {} };
+            const body = { query: print(document), operationName: rc.request.operationName ?? null, variables: rc.request.variables ?? {} };
             const started = await idempotency.begin({ scope: scopeOf(rc.contextValue.user), key, method: 'POST', path: '/graphql', body });
             if ('claim' in started) claim = started.claim;
             else replay = started.replay;
           } catch (err) {
             // Thrown from here Apollo answers 500 unless the status is already set.
-            if (err instanceof AppError) rc.response.http.status = err.status;
+            if (err instanceof DomainError) rc.response.http.status = httpStatus(err.code);
             throw err;
           }
         },

@@ -47,8 +47,9 @@ async function start(config: Config, logger: Logger): Promise<void> {
   await new Promise<void>((resolve) => gateway.server.listen(config.port, resolve));
   const { port } = gateway.server.address() as AddressInfo;
   logger.info({ port, role: config.role }, config.role === 'worker' ? `listening on http://localhost:${port} (worker: /healthz, /readyz only)` : `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1)`);
-  if (gateway.metricsServer) {
-    await new Promise<void>((resolve) => gateway.metricsServer!.listen(config.metricsPort, resolve));
+  const { metricsServer } = gateway;
+  if (metricsServer) {
+    await new Promise<void>((resolve) => metricsServer.listen(config.metricsPort, resolve));
     logger.info({ port: config.metricsPort }, 'metrics on their own port (/metrics)');
   }
 

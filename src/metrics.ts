@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolStats } from './db/database';
-import { normalizeError } from './errors';
+import { errorCode } from './errors';
 
 /** What the metrics read from the rest of the gateway, on each scrape. */
 export interface MetricsSources {
@@ -110,7 +110,7 @@ export function createMetrics(sources: MetricsSources, logger: Logger) {
         },
         async willSendResponse(ctx) {
           const first = ctx.errors?.[0];
-          const code = first ? String(normalizeError(first).extensions.code ?? 'INTERNAL_SERVER_ERROR') : 'ok';
+          const code = first ? errorCode(first) : 'ok';
           stop({ operation, type, outcome: code === 'ok' || ERROR_CODE.test(code) ? code : 'OTHER' });
         },
       };

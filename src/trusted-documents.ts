@@ -5,7 +5,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { TrustedDocumentsMode } from './config';
 import { buildContext, requestMeta, type Context } from './context';
-import { AppError, PersistedDocumentError, normalizeError } from './errors';
+import { DomainError, PersistedDocumentError, normalizeError } from './errors';
 import { isStaff } from './graphql-limits';
 import { PERSISTED_QUERY_TTL_SECONDS } from './persisted-queries';
 import { fromRoot } from './paths';
@@ -69,7 +69,7 @@ function onlyManifestDocuments(documents: Map<string, string>, services: Service
     } catch (err) {
       // Authentication failed (the database, say): answered as Apollo's context builder would be.
       const e = normalizeError(err);
-      if (!(err instanceof AppError)) logger.error({ err }, 'trusted documents: building the context failed');
+      if (!(err instanceof DomainError)) logger.error({ err }, 'trusted documents: building the context failed');
       next(e);
     }
   };

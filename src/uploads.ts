@@ -2,14 +2,14 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { processRequest } from 'graphql-upload-minimal';
 import { buildContext, requestMeta } from './context';
-import { AppError, HttpError, UnauthenticatedError } from './errors';
+import { DomainError, HttpError, UnauthenticatedError, graphqlErrorAnswer } from './errors';
 import type { Services } from './services';
 import type { FileUpload } from './services/storage/upload';
 
 /**
  * The transport half of uploads, shared by both faces: request-size caps, the GraphQL multipart
  * request middleware, and the error mapping that turns a broken request into a 4xx for whoever
- * is reading the file (the services see only `FileUpload` and AppErrors).
+ * is reading the file (the services see only `FileUpload` and DomainErrors).
  */
 export interface UploadLimits {
   /** Largest file (the services refuse more with 422). */
@@ -19,12 +19,12 @@ export interface UploadLimits {
 }
 
 /** Anything that breaks a file stream, as the client's error: 413 for sizes, 400 for a malformed or cut-short body. */
-export function uploadError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
+export function uploadError(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
   return (err as { status?: unknown }).status === 413 ? HttpError.payloadTooLarge() : HttpError.malformedMultipart();
 }
 
-/** The file as the services get it: its stream fails with an AppError, never a parser's raw error. */
+/** The file as the services get it: its stream fails with a DomainError, never a parser's raw error. */
 export function guardedUpload(file: { filename: string; createReadStream(): Readable }): FileUpload {
   return {
     filename: file.filename,
@@ -84,8 +84,8 @@ export function graphqlUploads(services: Services, limits: UploadLimits): Reques
       next();
     } catch (err) {
       // Answered here, in GraphQL's shape: the request never reaches Apollo.
-      const e = uploadError(err);
-      res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code } }] });
+      const answer = graphqlErrorAnswer(uploadError(err));
+      res.status(answer.status).json(answer.body);
     }
   };
 }

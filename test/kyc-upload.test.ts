@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Response } from 'superagent';
-import type { AuthUser } from '../src/context';
+import type { AuthUser } from '../src/domain/auth-user';
 import type { Prisma } from '../src/db/database';
 import { Role } from '../src/generated/prisma/enums';
 import { DownloadService } from '../src/services/download.service';

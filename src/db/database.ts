@@ -7,6 +7,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
+import { present } from '../invariant';
 import { ResilientPool, statementNames, type PgTimeouts } from './pg-pool';
 
 export type Prisma = PrismaClient;
@@ -93,7 +94,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // it makes never reach the application's connections.
     const connectOnly = options.timeouts && { connectMs: options.timeouts.connectMs, statementMs: 0, idleInTransactionMs: 0 };
     const enginePool = () =>
-      new PrismaPg(new ResilientPool({ connectionString: options.databaseUrl!, max: options.poolSize ?? 10, timeouts: connectOnly, logger: options.logger }), { disposeExternalPool: true });
+      new PrismaPg(new ResilientPool({ connectionString: present(options.databaseUrl, 'databaseUrl'), max: options.poolSize ?? 10, timeouts: connectOnly, logger: options.logger }), { disposeExternalPool: true });
     const adapterFactory: SqlMigrationAwareDriverAdapterFactory = {
       provider: appFactory.provider,
       adapterName: appFactory.adapterName,

@@ -55,12 +55,13 @@ function loadEngineClass(): Promise<typeof SchemaEngine> {
  */
 function wholeScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
   const pg = adapter as SqlDriverAdapter & { client?: { query(sql: string): Promise<unknown> }; onError?(err: unknown): never };
-  if (adapter.adapterName !== '@prisma/adapter-pg' || !pg.client || !pg.onError) return adapter;
+  const { client, onError } = pg;
+  if (adapter.adapterName !== '@prisma/adapter-pg' || !client || !onError) return adapter;
   adapter.executeScript = async (script) => {
     try {
-      await pg.client!.query(script);
+      await client.query(script);
     } catch (err) {
-      pg.onError!(err);
+      onError(err);
     }
   };
   return adapter;

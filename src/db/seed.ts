@@ -18,6 +18,7 @@ import {
 } from '../generated/prisma/enums';
 import { Decimal, allocate, cents } from '../services/money';
 import { hashPassword, verifyPassword } from '../services/password';
+import { present } from '../invariant';
 
 /**
  * Demo-data generator.
@@ -1063,7 +1064,7 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
       });
     }
   };
-  addKyc(demo, KycDocumentType.PASSPORT, KycDocumentStatus.APPROVED, demoCreated + 2 * HOUR, firstRequestAt.get(demo.id)! - HOUR);
+  addKyc(demo, KycDocumentType.PASSPORT, KycDocumentStatus.APPROVED, demoCreated + 2 * HOUR, present(firstRequestAt.get(demo.id), 'the demo investor\'s first request') - HOUR);
   addKyc(demo, KycDocumentType.PROOF_OF_ADDRESS, KycDocumentStatus.REJECTED, demoCreated + 3 * HOUR);
   addKyc(demo, KycDocumentType.PROOF_OF_ADDRESS, KycDocumentStatus.APPROVED, demoCreated + 4 * DAY);
   addKyc(demo, KycDocumentType.BANK_STATEMENT, KycDocumentStatus.PENDING, HORIZON - 6 * DAY - 5 * HOUR);

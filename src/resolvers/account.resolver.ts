@@ -1,5 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { Context } from '../context';
+import type { AuthUser } from '../domain/auth-user';
+import { CurrentUser } from '../schema/current-user';
 import { ChangePasswordInput, DeleteAccountArgs, ForgotPasswordArgs, ResetPasswordInput, UpdateProfileInput } from '../schema/account.type';
 import { User } from '../schema/user.type';
 
@@ -17,21 +19,21 @@ export class AccountResolver {
 
   @Authorized()
   @Mutation(() => Boolean, { description: "Change the password; the user's other sessions end, this one stays." })
-  changePassword(@Arg('input', () => ChangePasswordInput, { description: 'Current password and the new one twice.' }) input: ChangePasswordInput, @Ctx() ctx: Context) {
-    return ctx.services.account.changePassword(ctx.user!, input);
+  changePassword(@Arg('input', () => ChangePasswordInput, { description: 'Current password and the new one twice.' }) input: ChangePasswordInput, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.account.changePassword(user, input);
   }
 
   @Authorized()
   @Mutation(() => User, { description: "Update the authenticated user's name and phone." })
-  updateProfile(@Arg('input', () => UpdateProfileInput, { description: 'The profile fields to change.' }) input: UpdateProfileInput, @Ctx() ctx: Context) {
-    return ctx.services.account.updateProfile(ctx.user!, input);
+  updateProfile(@Arg('input', () => UpdateProfileInput, { description: 'The profile fields to change.' }) input: UpdateProfileInput, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.account.updateProfile(user, input);
   }
 
   @Authorized()
   @Mutation(() => Boolean, {
     description: 'Close the account: personal data erased, every session ended. Refused (CONFLICT) while units are held or requests are pending.',
   })
-  deleteAccount(@Args(() => DeleteAccountArgs) { password }: DeleteAccountArgs, @Ctx() ctx: Context) {
-    return ctx.services.account.deleteAccount(ctx.user!, password);
+  deleteAccount(@Args(() => DeleteAccountArgs) { password }: DeleteAccountArgs, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.account.deleteAccount(user, password);
   }
 }

@@ -1,5 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import type { Context } from '../context';
+import type { AuthUser } from '../domain/auth-user';
+import { CurrentUser } from '../schema/current-user';
 import { AuditEvent, AuditEventFilter, AuditEventPage } from '../schema/audit.type';
 import { Download } from '../schema/download.type';
 import { Role } from '../schema/enums';
@@ -15,7 +17,7 @@ export class AuditResolver {
 
   @Authorized(Role.ADMIN)
   @Query(() => Download, { description: 'The filtered audit trail as a CSV download link (streamed, newest first; admins only).' })
-  auditEventsExport(@Arg('filter', () => AuditEventFilter, { nullable: true, description: 'Which events; absent: all.' }) filter: AuditEventFilter | null, @Ctx() ctx: Context) {
-    return ctx.services.audit.exportLink(ctx.user!, filter);
+  auditEventsExport(@Arg('filter', () => AuditEventFilter, { nullable: true, description: 'Which events; absent: all.' }) filter: AuditEventFilter | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.audit.exportLink(user, filter);
   }
 }

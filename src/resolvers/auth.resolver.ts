@@ -1,5 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../context';
+import type { AuthUser } from '../domain/auth-user';
+import { CurrentUser } from '../schema/current-user';
 import { AuthPayload, LoginArgs, RefreshArgs, RegisterInput } from '../schema/auth.type';
 import { User } from '../schema/user.type';
 import { Idempotent } from '../schema/idempotent';
@@ -24,13 +26,13 @@ export class AuthResolver {
 
   @Authorized()
   @Mutation(() => Boolean, { description: "Revoke this session's access and refresh tokens." })
-  logout(@Ctx() ctx: Context) {
-    return ctx.services.auth.logout(ctx.user!.sessionId);
+  logout(@Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.auth.logout(user.sessionId);
   }
 
   @Authorized()
   @Query(() => User, { description: 'The authenticated user.' })
-  me(@Ctx() ctx: Context) {
-    return ctx.services.auth.me(ctx.user!.id);
+  me(@Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.auth.me(user.id);
   }
 }

@@ -1,5 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../context';
+import type { AuthUser } from '../domain/auth-user';
+import { CurrentUser } from '../schema/current-user';
 import {
   DeclareDistributionInput,
   Distribution,
@@ -17,14 +19,14 @@ import { Idempotent } from '../schema/idempotent';
 export class DistributionResolver {
   @Authorized()
   @Query(() => DistributionPage, { description: 'Distributions, newest first. Investors see their own; staff see all.' })
-  distributions(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => DistributionFilter, { nullable: true, description: 'Which distributions; absent: all visible to the caller.' }) filter: DistributionFilter | null, @Ctx() ctx: Context) {
-    return ctx.services.distributions.list(ctx.user!, filter, page, perPage);
+  distributions(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => DistributionFilter, { nullable: true, description: 'Which distributions; absent: all visible to the caller.' }) filter: DistributionFilter | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.distributions.list(user, filter, page, perPage);
   }
 
   @Authorized()
   @Query(() => Distribution, { description: 'One distribution: investors their own, staff any. Another investor’s or a missing id is NOT_FOUND.' })
-  distribution(@Arg('id', () => Int, { description: 'Id of the distribution (not of its declaration).' }) id: number, @Ctx() ctx: Context) {
-    return ctx.services.distributions.get(ctx.user!, id);
+  distribution(@Arg('id', () => Int, { description: 'Id of the distribution (not of its declaration).' }) id: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.distributions.get(user, id);
   }
 
   @Authorized(Role.ADMIN, Role.ANALYST)
@@ -46,8 +48,8 @@ export class DistributionResolver {
   @Authorized(Role.ADMIN)
   @Idempotent()
   @Mutation(() => DistributionDeclarationDetail, { description: "Declare a unit's profit for a period: one PENDING distribution per current holder. Admins only (others: FORBIDDEN)." })
-  declareDistribution(@Arg('input', () => DeclareDistributionInput, { description: 'Unit, quarter, type, gross amount and fee rate.' }) input: DeclareDistributionInput, @Ctx() ctx: Context) {
-    return ctx.services.distributions.declare(ctx.user!, input);
+  declareDistribution(@Arg('input', () => DeclareDistributionInput, { description: 'Unit, quarter, type, gross amount and fee rate.' }) input: DeclareDistributionInput, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.distributions.declare(user, input);
   }
 
   @Authorized(Role.ADMIN)

@@ -1,5 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../context';
+import type { AuthUser } from '../domain/auth-user';
+import { CurrentUser } from '../schema/current-user';
 import { Role } from '../schema/enums';
 import { PageArgs } from '../schema/pagination.type';
 import { Payout, PayoutFilter, PayoutPage } from '../schema/payout.type';
@@ -9,14 +11,14 @@ import { Idempotent } from '../schema/idempotent';
 export class PayoutResolver {
   @Authorized()
   @Query(() => PayoutPage, { description: 'Payouts, newest first. Investors see their own; staff see all.' })
-  payouts(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => PayoutFilter, { nullable: true, description: 'Which payouts; absent: all visible to the caller.' }) filter: PayoutFilter | null, @Ctx() ctx: Context) {
-    return ctx.services.payouts.list(ctx.user!, filter, page, perPage);
+  payouts(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => PayoutFilter, { nullable: true, description: 'Which payouts; absent: all visible to the caller.' }) filter: PayoutFilter | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.payouts.list(user, filter, page, perPage);
   }
 
   @Authorized()
   @Query(() => Payout, { description: 'One payout: investors their own, staff any. Another investor’s or a missing id is NOT_FOUND.' })
-  payout(@Arg('id', () => Int, { description: 'Id of the payout.' }) id: number, @Ctx() ctx: Context) {
-    return ctx.services.payouts.get(ctx.user!, id);
+  payout(@Arg('id', () => Int, { description: 'Id of the payout.' }) id: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.payouts.get(user, id);
   }
 
   @Authorized(Role.ADMIN)

@@ -1,5 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../context';
+import type { AuthUser } from '../domain/auth-user';
+import { CurrentUser } from '../schema/current-user';
 import { Role } from '../schema/enums';
 import { PageArgs } from '../schema/pagination.type';
 import { CreateUnitInput, PublicUnit, PublicUnitPage, RecordUnitValuationArgs, Unit, UnitFilter, UnitPage, UnitValuation, UpdateUnitInput } from '../schema/unit.type';
@@ -9,14 +11,14 @@ import { Idempotent } from '../schema/idempotent';
 export class UnitResolver {
   @Authorized()
   @Query(() => UnitPage, { description: 'Units, newest listed first; AVAILABLE only unless filtered by status (DRAFT: staff only).' })
-  units(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => UnitFilter, { nullable: true, description: 'Which units; absent: AVAILABLE ones.' }) filter: UnitFilter | null, @Ctx() ctx: Context) {
-    return ctx.services.units.list(ctx.user!, filter, page, perPage);
+  units(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => UnitFilter, { nullable: true, description: 'Which units; absent: AVAILABLE ones.' }) filter: UnitFilter | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.units.list(user, filter, page, perPage);
   }
 
   @Authorized()
   @Query(() => Unit, { description: 'A unit in any status; DRAFT units are found by staff only.' })
-  unit(@Arg('id', () => Int, { description: 'Id of the unit; a DRAFT one is NOT_FOUND for investors.' }) id: number, @Ctx() ctx: Context) {
-    return ctx.services.units.get(ctx.user!, id);
+  unit(@Arg('id', () => Int, { description: 'Id of the unit; a DRAFT one is NOT_FOUND for investors.' }) id: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+    return ctx.services.units.get(user, id);
   }
 
   @Query(() => PublicUnitPage, { description: 'Guests: AVAILABLE and FUNDED units, newest listed first, public fields only.' })

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Services } from '../services';
 import { scopeOf } from '../services/idempotency.service';
 import { errorAnswer, sendAnswer, type WireAnswer } from './respond';
@@ -23,7 +23,7 @@ export const isFinalStatus = (status: number) => status < 500 && status !== 429 
  * plugin never sees this request and nothing is recorded twice.
  */
 export async function sendIdempotent(req: Request, res: Response, services: Services, user: AuthUser | null, body: unknown, run: () => Promise<RouteResult>): Promise<void> {
-  const key = services.idempotency.checkKey(req.get(IDEMPOTENCY_HEADER)!);
+  const key = services.idempotency.checkKey(req.get(IDEMPOTENCY_HEADER) ?? '');
   const path = `${req.baseUrl}${req.path.replace(/\/$/, '')}`;
   const started = await services.idempotency.begin({ scope: scopeOf(user), key, method: req.method, path, body });
   if ('replay' in started) return sendAnswer(res, { ...started.replay, headers: { [REPLAYED_HEADER]: 'true' } });

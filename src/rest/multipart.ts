@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import { Upload } from 'graphql-upload-minimal';
-import { HttpError, type AppError } from '../errors';
+import { HttpError, type DomainError } from '../errors';
 import { capRequest, type UploadLimits } from '../uploads';
 
 /**
@@ -35,7 +35,7 @@ export function readMultipart(req: Request, res: Response, fileField: string, li
       answered = true;
       resolve(body);
     };
-    const fail = (err: AppError) => {
+    const fail = (err: DomainError) => {
       if (!answered) {
         answered = true;
         reject(err);

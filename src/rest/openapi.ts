@@ -15,6 +15,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { present } from '../invariant';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination';
 import type { RestRoute } from './route';
 import { selectedFields, snake } from './serialize';
@@ -246,10 +247,10 @@ const tagOf = (path: string) =>
 export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, DocumentNode>, routes: RestRoute<unknown>[], examples: OpenApiExamples = committedExamples): Json {
   const paths: Record<string, Json> = {};
   for (const r of routes) {
-    const document = operations.get(r.operation)!;
-    const op = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    const document = present(operations.get(r.operation), r.operation);
+    const op = present(document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION), r.operation);
     const fragments = Object.fromEntries(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-    const root = (op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType())!;
+    const root = present(op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType(), op.operation);
     const field = op.selectionSet.selections[0];
     if (field.kind !== Kind.FIELD) continue;
     const fieldType = root.getFields()[field.name.value].type;
@@ -259,7 +260,7 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
     if (r.emptyData) data = { type: 'array', maxItems: 0, items: {} };
     else if (envelope === 'item') data = outputSchema(fieldType, field.selectionSet, fragments);
     else {
-      const items = field.selectionSet!.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'items');
+      const items = field.selectionSet?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'items');
       const pageType = getNamedType(fieldType) as GraphQLObjectType;
       data = outputSchema(pageType.getFields().items.type, items?.kind === Kind.FIELD ? items.selectionSet : undefined, fragments);
     }
@@ -299,7 +300,7 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
     const responses: Json = {};
     for (const status of [r.status ?? 200, ...(r.outcomeStatuses ?? [])].sort()) responses[status] = success(status);
     const hasBody = r.method !== 'GET';
-    const specific = (status: 401 | 404 | 409) => ({ description: r.errors![status], content: errorContent(captured.responses[status] ?? examples.errors[status]) });
+    const specific = (status: 401 | 404 | 409) => ({ description: present(r.errors?.[status], `${r.operation}: the ${status} it declares`), content: errorContent(captured.responses[status] ?? examples.errors[status]) });
     const errors: Array<[number, boolean]> = [
       [400, hasBody],
       [401, r.auth !== 'guest' || r.errors?.[401] !== undefined],

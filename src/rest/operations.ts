@@ -26,8 +26,7 @@ export function loadOperations(dir = OPERATIONS_DIR): Map<string, DocumentNode> 
     if (op.kind !== Kind.OPERATION_DEFINITION || !op.name) continue;
     const used = new Map<string, FragmentDefinitionNode>();
     const pending = spreads(op);
-    while (pending.length) {
-      const name = pending.pop()!;
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
       const fragment = fragments.get(name);
       if (!fragment) throw new Error(`operation ${op.name.value}: unknown fragment ${name}`);
       if (!used.has(name)) {

@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { AppError, HttpError, RateLimitedError, ValidationError, normalizeError } from '../errors';
+import { DomainError, RateLimitedError, ValidationError, httpStatus, normalizeError } from '../errors';
 import type { DownloadFile } from '../services/download.service';
 import { snake, stringify } from './serialize';
 
@@ -33,22 +33,23 @@ export function sendAnswer(res: Response, answer: WireAnswer): void {
 /** The one mapping from errors to the contract's REST bodies, statuses and headers. */
 export function errorAnswer(err: unknown, logger: Logger): WireAnswer {
   const e = normalizeError(err);
-  if (!(e instanceof AppError)) {
+  if (!(e instanceof DomainError)) {
     // A GraphQL request error (the route's document no longer fits the schema): a bug on our side.
     logger.error({ err }, 'REST route produced a GraphQL request error');
     return { status: 500, headers: {}, body: stringify({ success: false, message: 'Server Error.' }) };
   }
-  if (e.status >= 500) logger.error({ err: err instanceof Error ? err : e }, e.message);
+  const status = httpStatus(e.code);
+  if (status >= 500) logger.error({ err: err instanceof Error ? err : e }, e.message);
   const headers: Record<string, string> = {};
   if (e instanceof RateLimitedError) {
     Object.assign(headers, { 'Retry-After': String(e.retryAfterSeconds), 'X-RateLimit-Limit': String(e.limit), 'X-RateLimit-Remaining': '0' });
   }
-  if (e instanceof HttpError && e.status === 405) headers.Allow = (e.extensions.allow as string[]).join(', ');
+  if (e.code === 'METHOD_NOT_ALLOWED') headers.Allow = (e.details.allow as string[]).join(', ');
   const body: Record<string, unknown> = { success: false, message: e.message };
   if (e instanceof ValidationError) {
     body.errors = Object.fromEntries(Object.entries(e.fields).map(([field, messages]) => [field.split('.').map(snake).join('.'), messages]));
   }
-  return { status: e.status, headers, body: stringify(body) };
+  return { status, headers, body: stringify(body) };
 }
 
 export function sendError(res: Response, err: unknown, logger: Logger): void {

@@ -1,6 +1,7 @@
 import { GraphQLObjectType, Kind, execute, getNamedType, validate, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Context } from '../context';
 import { InternalError, NotFoundError } from '../errors';
+import { present } from '../invariant';
 import { isIdempotentField } from '../schema/idempotent';
 import { laravelPaginator, type PageInfoShape } from '../pagination';
 import type { FileRoot } from '../schema/download.type';
@@ -8,14 +9,30 @@ import type { DownloadLink } from '../services/download.service';
 import { compileShaper, type Shaper } from './serialize';
 import { compileCoercer, type Coercer, type InputSource } from './variables';
 
+declare const raw: unique symbol;
+/** A value of a JSON body or form as the client sent it: only the coercer (variables.ts) judges it. */
+export type RawValue = { readonly [raw]: true };
+
 export interface RestInput {
   params: Record<string, string>;
   query: Record<string, string>;
-  body: Record<string, unknown>;
+  body: Record<string, RawValue>;
 }
 
-/** Variables as the REST request gives them: the operation's keys, values not yet typed. */
-export type Loose<T> = T extends readonly (infer U)[] ? Loose<U>[] : T extends object ? { [K in keyof T]?: Loose<NonNullable<T[K]>> | unknown } : unknown;
+/**
+ * What a route may hand the coercer for a variable of the operation's type T: a T, text (path and
+ * query string values, coerced by the operation's variable types) or a raw body value; input objects
+ * key by key. A key the operation does not declare, or a value of another shape (a number for a
+ * String, text for an input object), fails `npm run typecheck` (test/types/rest-variables.ts).
+ */
+export type Loose<T> =
+  | RawValue
+  | null
+  | undefined
+  | (T extends readonly (infer U)[] ? Loose<U>[] : T extends object ? LooseVariables<T> : T extends string | number | boolean ? T | string : T);
+
+/** A route's variables: the operation's own keys, each optional (the coercer reports what is missing). */
+export type LooseVariables<T> = { [K in keyof T]?: Loose<T[K]> };
 
 /**
  * One row of the route table: the REST path, the GraphQL operation it runs in-process, how the
@@ -27,7 +44,7 @@ export interface RestRoute<TVars = Record<string, unknown>> {
   path: string;
   /** Name of an operation in src/rest/operations/*.graphql. */
   operation: string;
-  variables?: (input: RestInput) => Loose<TVars>;
+  variables?: (input: RestInput) => LooseVariables<TVars>;
   envelope?: 'item' | 'paginated' | 'paginated-meta';
   status?: number;
   /** Further success statuses that `outcome` may choose. */
@@ -96,8 +113,8 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
   if (!document) throw new Error(`${r.method} ${r.path}: no operation named ${r.operation}`);
   const problems = validate(schema, document);
   if (problems.length) throw new Error(`${r.method} ${r.path}: ${problems.map((p) => p.message).join('; ')}`);
-  const op = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const root = op.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+  const op = present(document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION), r.operation);
+  const root = present(op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType(), op.operation);
   const [field] = op.selectionSet.selections;
   if (op.selectionSet.selections.length !== 1 || field.kind !== Kind.FIELD) throw new Error(`${r.method} ${r.path}: one root field expected`);
   const key = field.alias?.value ?? field.name.value;

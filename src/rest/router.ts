@@ -2,12 +2,13 @@ import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
 import { buildContext, requestMeta } from '../context';
 import { HttpError, NotFoundError, UnauthenticatedError } from '../errors';
+import { present } from '../invariant';
 import type { Services } from '../services';
 import { IDEMPOTENCY_HEADER, sendIdempotent } from './idempotency';
 import type { UploadLimits } from '../uploads';
 import { readMultipart } from './multipart';
 import { sendDownload, sendError, sendJson } from './respond';
-import { compileRoute, type CompiledRoute } from './route';
+import { compileRoute, type CompiledRoute, type RawValue } from './route';
 import { routeTable } from './routes';
 
 function queryStrings(query: Request['query']): Record<string, string> {
@@ -69,13 +70,14 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       // A body the route cannot read is refused as such, not read as no body. `req.is` is null
       // without a body (that is fine) and false for a body of another type.
       if (req.is(hit.route.multipartFile ? 'multipart/form-data' : 'application/json') === false && (await carriesBytes(req))) throw HttpError.unsupportedMediaType();
-      const values = hit.pattern.exec(req.path)!.slice(1);
+      const values = present(hit.pattern.exec(req.path), 'the matched path').slice(1);
       const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeParam(values[i])]));
-      const body = hit.route.multipartFile
+      // Raw until the route's coercer types it against the operation's variables.
+      const body = (hit.route.multipartFile
         ? await readMultipart(req, res, hit.route.multipartFile, uploads)
         : req.body && typeof req.body === 'object' && !Array.isArray(req.body)
-          ? (req.body as Record<string, unknown>)
-          : {};
+          ? req.body
+          : {}) as Record<string, RawValue>;
       const path = `${req.protocol}://${req.get('host')}${req.baseUrl}${req.path.replace(/\/$/, '')}`;
       const run = () => hit.run(ctx, { params, query: queryStrings(req.query), body }, { path });
       if (hit.idempotent && req.get(IDEMPOTENCY_HEADER) !== undefined) return await sendIdempotent(req, res, services, ctx.user, body, run);

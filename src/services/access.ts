@@ -1,5 +1,5 @@
-import type { AuthUser } from '../context';
-import { ForbiddenError } from '../errors';
+import type { AuthUser } from '../domain/auth-user';
+import { ForbiddenError } from '../domain/errors';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
 

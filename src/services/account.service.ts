@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
-import { ConflictError, ValidationError, type FieldErrors } from '../errors';
+import { ConflictError, ValidationError, type FieldErrors } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { InvestmentRequestStatus, Role, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { USER_SELECT, newOpaqueToken, sha256, toUserView, type AuthService, type UserView } from './auth.service';
@@ -84,8 +84,8 @@ export class AccountService {
     });
     const fields: FieldErrors = { ...confirmationErrors(data.password, data.passwordConfirmation) };
     if (!record || record.usedAt || record.expiresAt <= now || record.user.deletedAt || record.user.email !== email) fields.token = [INVALID_TOKEN];
-    if (Object.keys(fields).length) throw new ValidationError(fields);
-    const { id, userId, user } = record!;
+    if (!record || Object.keys(fields).length) throw new ValidationError(fields);
+    const { id, userId, user } = record;
     const passwordHash = await hashPassword(data.password);
     await this.prisma.$transaction(async (tx) => {
       // Conditional update: of two concurrent uses of one token, exactly one wins.

@@ -1,8 +1,7 @@
 import { validate } from 'class-validator';
-import { ArgumentValidationError } from 'type-graphql';
 import type { Prisma } from '../db/database';
 import { Role } from '../generated/prisma/enums';
-import { normalizeError } from '../errors';
+import { ValidationError } from '../domain/errors';
 import { RegisterInput } from '../schema/auth.type';
 import { USER_SELECT, toUserView, type UserView } from './auth.service';
 import { hashPassword } from './password';
@@ -27,7 +26,7 @@ export async function ensureAdminAccount(prisma: Prisma, input: AdminAccountInpu
   const candidate = Object.assign(new RegisterInput(), { ...input, passwordConfirmation: input.password });
   const problems = await validate(candidate, { forbidUnknownValues: false });
   // The same field → messages mapping as a GraphQL argument error gets.
-  if (problems.length) throw normalizeError(new ArgumentValidationError(problems));
+  if (problems.length) throw ValidationError.fromClassValidator(problems);
   const email = input.email.trim().toLowerCase();
   const existing = await prisma.user.findFirst({ where: { email, deletedAt: null }, select: USER_SELECT });
   if (existing?.role === Role.ADMIN) return { user: toUserView(existing), outcome: 'unchanged' };

@@ -1,5 +1,5 @@
 import type { ReadReplicas } from '../db/read-replicas';
-import { ValidationError } from '../errors';
+import { ValidationError } from '../domain/errors';
 import { DistributionStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { ZERO, dec, type DecimalInput } from './money';
 

@@ -1,5 +1,5 @@
 import type { Prisma } from '../db/database';
-import { NotFoundError, ValidationError, type FieldErrors } from '../errors';
+import { NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { HUNDRED, dec, type Decimal, type DecimalInput } from './money';
 import { givenFields } from './settings.service';

@@ -1,11 +1,11 @@
 import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../config';
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
-import { NotFoundError, UnauthenticatedError, ValidationError } from '../errors';
+import { NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors';
 import { isUniqueViolation } from './access';
 import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import type { RateLimitService } from './rate-limit.service';

@@ -1,7 +1,7 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import { ReadReplicas } from '../db/read-replicas';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import { MembershipStatus } from '../generated/prisma/enums';
 import { ownerScope, requireInvestor } from './access';
 import { isUniqueViolation } from './access';

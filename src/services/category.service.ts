@@ -1,7 +1,7 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
-import { NotFoundError, ValidationError, type FieldErrors } from '../errors';
+import { NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { UnitStatus } from '../generated/prisma/enums';
 import { isStaff, isUniqueViolation } from './access';

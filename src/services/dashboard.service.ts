@@ -1,4 +1,4 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { ReadReplicas } from '../db/read-replicas';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { ownerScope } from './access';

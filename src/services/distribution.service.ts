@@ -1,7 +1,8 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
-import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../errors';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
+import { present } from '../invariant';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, NotificationType, PayoutSource, TransactionType, type DistributionType } from '../generated/prisma/enums';
 import { pageWindow, toPage, type Page } from '../pagination';
@@ -348,7 +349,7 @@ export class DistributionService {
         data: rows.map((r) => ({ investorId: r.investorId, unitId: r.unitId, source: PayoutSource.DISTRIBUTION, distributionId: r.id, amount: r.netAmount, reference: `PO-D-${r.id}` })),
         select: { id: true, distributionId: true },
       });
-      const payoutOf = new Map(payouts.map((p) => [p.distributionId!, p.id]));
+      const payoutOf = new Map(payouts.map((p) => [present(p.distributionId, 'payout.distributionId'), p.id]));
       await tx.transaction.createMany({
         data: rows.map((r) => ({
           investorId: r.investorId, unitId: r.unitId, type: TransactionType.DISTRIBUTION, amount: r.netAmount,

@@ -1,8 +1,8 @@
 import { hkdfSync } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { EncryptJWT, jwtDecrypt } from 'jose';
-import type { AuthUser } from '../context';
-import { NotFoundError } from '../errors';
+import type { AuthUser } from '../domain/auth-user';
+import { NotFoundError } from '../domain/errors';
 
 /** A file a service streams out (statements, KYC documents): never built whole in memory. */
 export interface DownloadFile {

@@ -2,7 +2,8 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, ran
 import type { Logger } from 'pino';
 import stringify from 'safe-stable-stringify';
 import type { Prisma } from '../db/database';
-import { ConflictError, ValidationError } from '../errors';
+import { ConflictError, ValidationError } from '../domain/errors';
+import { present } from '../invariant';
 
 /** One request as the idempotency store sees it, whichever face it came through. */
 export interface IdempotentRequest {
@@ -115,7 +116,7 @@ export class IdempotencyService {
         throw ValidationError.field('idempotencyKey', 'This idempotency key was already used with a different request.');
       }
       if (row.state === 'IN_PROGRESS') throw new ConflictError('A request with this idempotency key is still being processed.');
-      return { replay: { status: row.response_status!, body: this.open(request.key, row.response_body!) } };
+      return { replay: { status: present(row.response_status, 'response_status'), body: this.open(request.key, present(row.response_body, 'response_body')) } };
     }
     throw new ConflictError('A request with this idempotency key is still being processed.');
   }

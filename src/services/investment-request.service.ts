@@ -1,7 +1,7 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
-import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../errors';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus } from '../generated/prisma/enums';
 import { pageWindow, toPage } from '../pagination';
@@ -109,9 +109,9 @@ export class InvestmentRequestService {
     if (amount.decimalPlaces() > 2) fields.amount = ['The amount field must have 0-2 decimal places.'];
     else if (amount.lte(0) || amount.lt(min)) fields.amount = [`The amount field must be at least ${bound(Decimal.max(min, '0.01'))}.`];
     else if (max && amount.gt(max)) fields.amount = [`The amount field must not be greater than ${bound(max)}.`];
-    if (Object.keys(fields).length) throw new ValidationError(fields);
+    if (!unit || Object.keys(fields).length) throw new ValidationError(fields);
 
-    const percentage = amount.dividedBy(dec(unit!.totalValue)).times(HUNDRED).toDecimalPlaces(6, Decimal.ROUND_DOWN);
+    const percentage = amount.dividedBy(dec(unit.totalValue)).times(HUNDRED).toDecimalPlaces(6, Decimal.ROUND_DOWN);
     if (percentage.isZero()) throw ValidationError.field('amount', 'The amount field is too small to buy a share of this unit.');
 
     return this.prisma.$transaction(async (tx) => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream';
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { KycDocumentStatus, NotificationType, type KycDocumentType } from '../generated/prisma/enums';
 import { ownerScope, requireInvestor } from './access';

@@ -1,5 +1,5 @@
 import type { Prisma } from '../db/database';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError } from '../domain/errors';
 import type { LegalTextKind } from '../generated/prisma/enums';
 import { audit, changed, pick } from './audit.service';
 

@@ -1,5 +1,5 @@
-import type { AuthUser } from '../context';
-import { ValidationError } from '../errors';
+import type { AuthUser } from '../domain/auth-user';
+import { ValidationError } from '../domain/errors';
 import { ownerScope } from './access';
 
 const DAY_MS = 86_400_000;

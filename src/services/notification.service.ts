@@ -1,7 +1,7 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
-import { NotFoundError } from '../errors';
+import { NotFoundError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { PushStatus, type DevicePlatform, type NotificationType } from '../generated/prisma/enums';
 import { pageWindow, toPage, type Page } from '../pagination';

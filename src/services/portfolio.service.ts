@@ -1,7 +1,8 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
-import { NotFoundError } from '../errors';
+import { NotFoundError } from '../domain/errors';
+import { present } from '../invariant';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, type TransactionType } from '../generated/prisma/enums';
 import { pageWindow, toPage } from '../pagination';
@@ -125,7 +126,7 @@ export class PortfolioService {
     });
     const units = await unitValues(db, rows.map((h) => h.unitId));
     const holdings = rows.map((h) => {
-      const { unit, value } = units.get(h.unitId)!;
+      const { unit, value } = present(units.get(h.unitId), `unit ${h.unitId}`);
       const investedAmount = dec(h.investedAmount);
       return { id: h.id, unit, ownershipPercentage: dec(h.ownershipPercentage), investedAmount, unitValue: value, ...valueShare(h.ownershipPercentage, investedAmount, value) };
     });

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimitedError } from '../errors';
+import { RateLimitedError } from '../domain/errors';
 
 export interface RateLimitOptions {
   /** Attempts per minute per key (login and register per client IP, resets, password checks); 0 disables every limit here. */

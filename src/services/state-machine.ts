@@ -1,4 +1,4 @@
-import { ConflictError } from '../errors';
+import { ConflictError } from '../domain/errors';
 import type {
   DistributionStatus,
   InvestmentRequestStatus,

@@ -1,6 +1,7 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
-import { NotFoundError, ValidationError } from '../errors';
+import { NotFoundError, ValidationError } from '../domain/errors';
+import { present } from '../invariant';
 import { DistributionStatus, LegalTextKind, PayoutSource, PayoutStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { requireInvestor } from './access';
 import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
@@ -123,7 +124,7 @@ export class StatementService {
   /** DISTRIBUTED distributions by distributedAt and PAID payouts by paidAt within the dates. */
   private async profit(user: AuthUser, p: Params): Promise<DownloadFile> {
     const investorId = requireInvestor(user);
-    const range = days(p.from!, p.to!);
+    const range = days(present(p.from, 'from'), present(p.to, 'to'));
     const distributions = keyset('distributedAt', (page, take) =>
       this.prisma.distribution.findMany({
         where: { investorId, status: DistributionStatus.DISTRIBUTED, distributedAt: range, ...page.after },
@@ -153,7 +154,7 @@ export class StatementService {
           { header: 'Fees', width: 70, kind: 'money', total: 'sum' },
           { header: 'Net amount', width: 70, kind: 'money', total: 'sum' },
         ],
-        rows: map(distributions, (d) => [isoDay(d.distributedAt!), d.unit.name, d.period, label(d.type), dec(d.grossAmount), dec(d.fees), dec(d.netAmount)]),
+        rows: map(distributions, (d) => [isoDay(present(d.distributedAt, 'distributedAt')), d.unit.name, d.period, label(d.type), dec(d.grossAmount), dec(d.fees), dec(d.netAmount)]),
       },
       {
         title: 'Payouts',
@@ -169,7 +170,7 @@ export class StatementService {
           { header: 'Source', width: 75 },
           { header: 'Amount', width: 90, kind: 'money', total: 'sum' },
         ],
-        rows: map(payouts, (po) => [isoDay(po.paidAt!), po.reference, po.unit.name, SOURCE[po.source], dec(po.amount)]),
+        rows: map(payouts, (po) => [isoDay(present(po.paidAt, 'paidAt')), po.reference, po.unit.name, SOURCE[po.source], dec(po.amount)]),
       },
     ]);
   }
@@ -177,7 +178,8 @@ export class StatementService {
   /** Per unit: DISTRIBUTED income paid in the year; and the withdrawals COMPLETED in it. */
   private async tax(user: AuthUser, p: Params): Promise<DownloadFile> {
     const investorId = requireInvestor(user);
-    const year = { gte: new Date(Date.UTC(p.year!, 0, 1)), lt: new Date(Date.UTC(p.year! + 1, 0, 1)) };
+    const y = present(p.year, 'year');
+    const year = { gte: new Date(Date.UTC(y, 0, 1)), lt: new Date(Date.UTC(y + 1, 0, 1)) };
     const income = await this.prisma.distribution.groupBy({
       by: ['unitId'],
       where: { investorId, status: DistributionStatus.DISTRIBUTED, distributedAt: year },
@@ -206,7 +208,7 @@ export class StatementService {
           { header: 'Fees', width: 88, kind: 'money', total: 'sum' },
           { header: 'Net amount', width: 89, kind: 'money', total: 'sum' },
         ],
-        rows: list(income, (i) => [units.get(i.unitId)!.code, units.get(i.unitId)!.name, dec(i._sum.grossAmount ?? 0), dec(i._sum.fees ?? 0), dec(i._sum.netAmount ?? 0)]),
+        rows: list(income, (i) => [present(units.get(i.unitId), 'unit').code, present(units.get(i.unitId), 'unit').name, dec(i._sum.grossAmount ?? 0), dec(i._sum.fees ?? 0), dec(i._sum.netAmount ?? 0)]),
       },
       {
         title: 'Withdrawals',
@@ -218,7 +220,7 @@ export class StatementService {
           { header: 'Invested amount', width: 90, kind: 'money', total: 'sum' },
           { header: 'Amount paid', width: 90, kind: 'money', total: 'sum' },
         ],
-        rows: map(withdrawals, (w) => [isoDay(w.completedAt!), w.unit.name, percent(w.ownershipPercentage), dec(w.investedAmount), dec(w.payout?.amount ?? 0)]),
+        rows: map(withdrawals, (w) => [isoDay(present(w.completedAt, 'completedAt')), w.unit.name, percent(w.ownershipPercentage), dec(w.investedAmount), dec(w.payout?.amount ?? 0)]),
       },
     ]);
   }

@@ -1,7 +1,7 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
-import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../errors';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { MembershipStatus, NotificationType, Role, UnitStatus } from '../generated/prisma/enums';
 import { pageWindow, toPage, type Page } from '../pagination';

@@ -1,7 +1,8 @@
-import type { AuthUser } from '../context';
+import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
+import { present } from '../invariant';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { pageWindow, toPage } from '../pagination';
@@ -135,7 +136,7 @@ export class WithdrawalRequestService {
           `Insufficient holding: ${available.toFixed(6)}% of this unit is available to withdraw (held ${held.toFixed(6)}%, pending requests included).`,
         );
       }
-      const investedAmount = cents(dec(holding!.invested_amount).times(percentage).dividedBy(held));
+      const investedAmount = cents(dec(present(holding, 'holding').invested_amount).times(percentage).dividedBy(held));
       const created = await tx.withdrawalRequest.create({
         data: { investorId, unitId: data.unitId, ownershipPercentage: percentage.toFixed(6), investedAmount: investedAmount.toFixed(2), reason },
         select: SELECT,

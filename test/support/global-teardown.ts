@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
-import { Client } from 'pg';
-import { TEMPLATE_INFO_ENV, type TemplateInfo } from './template';
+import { Client, escapeIdentifier } from 'pg';
+import { TEMPLATE_INFO_ENV, clonePrefix, type TemplateInfo } from './template';
 
 export default async function globalTeardown(): Promise<void> {
   const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
@@ -8,6 +8,19 @@ export default async function globalTeardown(): Promise<void> {
   if (info.kind === 'pglite') return rm(info.location, { force: true });
   const admin = new Client({ connectionString: info.serverUrl });
   await admin.connect();
+  const prefix = clonePrefix(info);
+  const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix]);
+  // Concurrent drops share their checkpoints: one connection each, a few at a time.
+  for (let i = 0; i < rows.length; i += 8) {
+    await Promise.all(
+      rows.slice(i, i + 8).map(async ({ datname }) => {
+        const c = new Client({ connectionString: info.serverUrl });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(datname)} WITH (FORCE)`);
+        await c.end();
+      }),
+    );
+  }
   await admin.query(`DROP DATABASE IF EXISTS ${info.location}`);
   await admin.end();
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
@@ -10,7 +11,7 @@ import { DEMO_EMAILS, DEMO_PASSWORD } from '../../src/db/seed';
 import { createLogger } from '../../src/logger';
 import { createServices, type Services } from '../../src/services';
 import { withContract } from './contract';
-import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './template';
+import { TEMPLATE_INFO_ENV, clonePrefix, withDatabase, type TemplateInfo } from './template';
 
 export { DEMO_EMAILS, DEMO_PASSWORD };
 
@@ -53,7 +54,8 @@ async function cloneTemplate(config: Config, options: GatewayOptions): Promise<{
       },
     };
   }
-  const name = `gateway_t_${process.pid}_${++counter}`;
+  // Unique within the run even when files share a process (--runInBand, --detectOpenHandles).
+  const name = `${clonePrefix(info)}${process.pid}_${++counter}_${randomBytes(4).toString('hex')}`;
   // A "replica" is a second copy of the template (DATABASE_READ_URLS), changed by the test on one side only.
   const names = options.readReplica ? [name, `${name}_replica`] : [name];
   const admin = new Client({ connectionString: info.serverUrl });
@@ -64,17 +66,8 @@ async function cloneTemplate(config: Config, options: GatewayOptions): Promise<{
   const url = (await options.databaseUrl?.(ownUrl)) ?? ownUrl;
   const readUrls = names.slice(1).map((n) => withDatabase(info.serverUrl!, n));
   const open = () => openDatabase({ databaseUrl: url, readUrls, poolSize: 10, timeouts: databaseTimeouts(config) });
-  const db = await open();
-  return {
-    db,
-    reopen: open,
-    drop: async () => {
-      const c = new Client({ connectionString: info.serverUrl });
-      await c.connect();
-      for (const n of names) await c.query(`DROP DATABASE IF EXISTS ${n} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  // Dropped (the replica too: same prefix) by the global teardown with the other copies of this run, not here (see clonePrefix).
+  return { db: await open(), reopen: open, drop: async () => undefined };
 }
 
 export interface GatewayOptions {

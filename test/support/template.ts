@@ -16,6 +16,14 @@ export interface TemplateInfo {
 /** Size of the demo data set the tests run against: small, but with every status represented. */
 export const TEST_SEED = { investors: 12, seed: 7 };
 
+/**
+ * PostgreSQL: the test files' copies of this run's template share a prefix, so the global teardown
+ * drops them all at once (each DROP DATABASE waits for a checkpoint; concurrent ones share it).
+ */
+export function clonePrefix(info: TemplateInfo): string {
+  return `${info.location.replace('gateway_tpl_', 'gateway_t_')}_`;
+}
+
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;

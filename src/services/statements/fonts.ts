@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { create, type Font } from 'fontkit';
+import { present } from '../../invariant';
 
 /**
  * Embedded fonts for statements, read and parsed once per process (pdfkit subsets them per document).
@@ -36,7 +37,7 @@ export function runs(text: string, primary: 'sans' | 'sans-bold'): Run[] {
   const f = fonts();
   const out: Run[] = [];
   for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
+    const cp = present(ch.codePointAt(0), 'code point');
     const last = out.at(-1);
     // The primary face wherever it has the glyph (a missing glyph in both prints as the primary's box).
     const font: FontName = f[primary].hasGlyphForCodePoint(cp) || !f.cjk.hasGlyphForCodePoint(cp) ? primary : 'cjk';

@@ -1,6 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import PDFDocument from 'pdfkit';
+import { present } from '../../invariant';
 import { ZERO, type Decimal } from '../money';
 import { fonts, runs, type FontName } from './fonts';
 
@@ -118,7 +119,7 @@ class Formats {
 
   constructor(language: string, currency: string) {
     this.locale = Intl.NumberFormat.supportedLocalesOf(language)[0] ?? 'en';
-    this.money = Formats.currency(this.locale, currency) ?? Formats.currency(this.locale, 'USD')!;
+    this.money = Formats.currency(this.locale, currency) ?? present(Formats.currency(this.locale, 'USD'), 'USD format');
   }
 
   private static currency(locale: string, currency: string): Intl.NumberFormat | undefined {

@@ -4,7 +4,7 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../domain/errors';
 import type { FileStorage } from './file-storage';
 
 const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;

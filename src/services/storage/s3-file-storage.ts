@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { AppError, NotFoundError, ServiceUnavailableError } from '../../errors';
+import { DomainError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import type { FileStorage } from './file-storage';
 
 export interface S3StorageOptions {
@@ -89,7 +89,7 @@ export class S3FileStorage implements FileStorage {
 const isMissing = (err: unknown) => err instanceof S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound');
 
 /** Our own errors (a refused upload) stay; the store's failures become 503, the cause kept for the log. */
-function unavailable(err: unknown): AppError {
-  if (err instanceof AppError) return err;
+function unavailable(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
   return Object.assign(new ServiceUnavailableError(), { cause: err });
 }

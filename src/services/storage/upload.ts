@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { ValidationError } from '../../errors';
+import { ValidationError } from '../../domain/errors';
 
 /**
  * One uploaded file, whichever face it came through: GraphQL's `Upload` scalar (multipart request

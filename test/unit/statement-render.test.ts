@@ -1,5 +1,5 @@
-import { Decimal } from '../src/services/money';
-import { csvStream, type Cell, type Statement } from '../src/services/statements/render';
+import { Decimal } from '../../src/services/money';
+import { csvStream, type Cell, type Statement } from '../../src/services/statements/render';
 
 const statement = (rows: Cell[][]): Statement => ({
   platform: 'P', title: 'T', investorName: 'N', account: 'Investor #1', period: 'p', generatedAt: new Date(), language: 'en', currency: 'USD', disclaimer: null,

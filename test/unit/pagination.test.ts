@@ -1,5 +1,5 @@
-import { laravelPaginator, lenientPage, pageWindow, toPage } from '../src/pagination';
-import { ValidationError } from '../src/errors';
+import { laravelPaginator, lenientPage, pageWindow, toPage } from '../../src/pagination';
+import { ValidationError } from '../../src/errors';
 
 const PATH = 'http://api.test/api/v1/distributions';
 

@@ -1,0 +1,119 @@
+/**
+ * The domain's errors: plain classes with a stable code, knowing nothing of GraphQL or HTTP. The one
+ * boundary (src/errors.ts) turns them into GraphQL errors (`extensions.code` plus `details`), and the
+ * REST face maps those codes to statuses in one table (httpStatus there).
+ */
+export type ErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'BAD_USER_INPUT'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_SERVER_ERROR'
+  | 'SERVICE_UNAVAILABLE'
+  // Transport-level: only the REST face (or the HTTP edge of /graphql) produces these.
+  | 'BAD_REQUEST'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  // TRUSTED_DOCUMENTS=only, on /graphql.
+  | 'PERSISTED_DOCUMENT_REQUIRED'
+  | 'PERSISTED_DOCUMENT_NOT_FOUND';
+
+export class DomainError extends Error {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+    /** Machine-readable facts a client may act on (GraphQL: next to `code` in `extensions`). */
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor() {
+    super('Unauthenticated.', 'UNAUTHENTICATED');
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor() {
+    super('This action is unauthorized.', 'FORBIDDEN');
+  }
+}
+
+/** Missing, or owned by someone else: the two are indistinguishable on purpose. */
+export class NotFoundError extends DomainError {
+  constructor() {
+    super('Resource not found.', 'NOT_FOUND');
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super(message, 'CONFLICT');
+  }
+}
+
+export type FieldErrors = Record<string, string[]>;
+
+interface ClassValidatorError {
+  property: string;
+  constraints?: Record<string, string>;
+  children?: ClassValidatorError[];
+}
+
+/** Laravel-style: the first message, then "(and N more error[s])"; `fields` maps field → messages. */
+export class ValidationError extends DomainError {
+  constructor(readonly fields: FieldErrors) {
+    super(ValidationError.summary(fields), 'BAD_USER_INPUT', { fields });
+  }
+
+  static summary(fields: FieldErrors): string {
+    const all = Object.values(fields).flat();
+    const more = all.length - 1;
+    return more > 0 ? `${all[0]} (and ${more} more error${more === 1 ? '' : 's'})` : (all[0] ?? 'The given data was invalid.');
+  }
+
+  static field(field: string, message: string): ValidationError {
+    return new ValidationError({ [field]: [message] });
+  }
+
+  /** class-validator's errors (nested inputs as `parent.child`) → field → messages. */
+  static fromClassValidator(list: ClassValidatorError[]): ValidationError {
+    const fields: FieldErrors = {};
+    const walk = (errors: ClassValidatorError[], prefix: string) => {
+      for (const v of errors) {
+        const name = prefix ? `${prefix}.${v.property}` : v.property;
+        if (v.constraints) fields[name] = Object.values(v.constraints);
+        if (v.children?.length) walk(v.children, name);
+      }
+    };
+    walk(list, '');
+    return new ValidationError(fields);
+  }
+}
+
+export class RateLimitedError extends DomainError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly limit: number,
+  ) {
+    super('Too Many Attempts.', 'RATE_LIMITED', { retryAfter: retryAfterSeconds });
+  }
+}
+
+export class InternalError extends DomainError {
+  constructor() {
+    super('Server Error.', 'INTERNAL_SERVER_ERROR');
+  }
+}
+
+export class ServiceUnavailableError extends DomainError {
+  constructor() {
+    super('Service temporarily unavailable.', 'SERVICE_UNAVAILABLE');
+  }
+}
