@@ -185,15 +185,19 @@ if (process.env.TEST_DATABASE_URL) {
         [DEMO_EMAILS.investor, token, PUSHES],
       );
       expect(ids).toHaveLength(PUSHES);
-      // Done when the database says so; checked again after each line the gateways log (a worker logs after every drain).
+      const mine = new Set(ids.map((r) => String(r.id)));
+      const deliveredBy = () =>
+        gateways.map((g) =>
+          g.lines.filter((l) => l.msg === 'push notification (log sender)').map((l) => (l.push as { data: { notificationId: string } }).data.notificationId).filter((id) => mine.has(id)),
+        );
+      // Done when the database says every row is SENT and every send's log line has been read from
+      // the workers' pipes (a line can still be in transit when the row's update commits); checked
+      // again after each line the gateways log (a worker logs after every drain).
       await untilLogged(async () => {
         const { rows } = await sql.query<{ open: number }>(`SELECT count(*)::int AS open FROM push_deliveries WHERE token = $1 AND status <> 'SENT'`, [token]);
-        return rows[0].open === 0;
+        return rows[0].open === 0 && deliveredBy().flat().length >= PUSHES;
       });
-      const mine = new Set(ids.map((r) => String(r.id)));
-      const delivered = gateways.map((g) =>
-        g.lines.filter((l) => l.msg === 'push notification (log sender)').map((l) => (l.push as { data: { notificationId: string } }).data.notificationId).filter((id) => mine.has(id)),
-      );
+      const delivered = deliveredBy();
       // ROLE=api delivers nothing; the two workers between them deliver every push once.
       expect(delivered[0]).toEqual([]);
       // Both workers took part (claims of 4 from a queue of 60), and no push went out twice.
