@@ -96,7 +96,9 @@ function paginated(rows: DistributionRow[], total: number, path: string) {
   }));
   const links = [
     { url: null, label: '&laquo; Previous', active: false },
-    ...pageElements(current, last).map((e) => (e === '...' ? { url: null, label: '...', active: false } : { url: url(e), label: String(e), active: e === current })),
+    ...pageElements(current, last).map((e) =>
+      e === '...' ? { url: null, label: '...', active: false } : { url: url(e), label: String(e), active: e === current },
+    ),
     { url: next, label: 'Next &raquo;', active: false },
   ];
   return {
@@ -153,17 +155,33 @@ const Q = {
   session: statement('session', SESSION_SQL),
   list: statement('list', LIST_SQL),
   count: statement('count', COUNT_SQL),
-  unitPrice: statement('unit_price', 'SELECT u.total_value::text, u.min_investment::text AS unit_min, c.min_investment::text AS min, c.max_investment::text AS max FROM units u LEFT JOIN app_config c ON c.id = 1 WHERE u.id = $1'),
+  unitPrice: statement(
+    'unit_price',
+    'SELECT u.total_value::text, u.min_investment::text AS unit_min, c.min_investment::text AS min, c.max_investment::text AS max FROM units u LEFT JOIN app_config c ON c.id = 1 WHERE u.id = $1',
+  ),
   unitExists: statement('unit_exists', 'SELECT 1 FROM units WHERE id = $1'),
   kyc: statement('kyc', 'SELECT DISTINCT status::text FROM kyc_documents WHERE investor_id = $1'),
   lockUnit: statement('lock_unit', 'SELECT status::text, available_percentage::text FROM units WHERE id = $1 FOR NO KEY UPDATE'),
-  pendingOnUnit: statement('pending_unit', "SELECT COALESCE(sum(ownership_percentage), 0)::text AS s FROM investment_requests WHERE unit_id = $1 AND status = 'PENDING'"),
-  insertInvestment: statement('insert_investment',
-    'INSERT INTO investment_requests (investor_id, unit_id, amount, ownership_percentage, updated_at) VALUES ($1, $2, $3, $4, now()) RETURNING id, investor_id, unit_id, amount::text, ownership_percentage::text, status::text, created_at'),
-  lockHolding: statement('lock_holding', 'SELECT ownership_percentage::text, invested_amount::text FROM holdings WHERE investor_id = $1 AND unit_id = $2 FOR UPDATE'),
-  pendingOnHolding: statement('pending_holding', "SELECT COALESCE(sum(ownership_percentage), 0)::text AS s FROM withdrawal_requests WHERE investor_id = $1 AND unit_id = $2 AND status = 'PENDING'"),
-  insertWithdrawal: statement('insert_withdrawal',
-    'INSERT INTO withdrawal_requests (investor_id, unit_id, ownership_percentage, invested_amount, reason, updated_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING id, investor_id, unit_id, ownership_percentage::text, invested_amount::text, reason, status::text, created_at'),
+  pendingOnUnit: statement(
+    'pending_unit',
+    "SELECT COALESCE(sum(ownership_percentage), 0)::text AS s FROM investment_requests WHERE unit_id = $1 AND status = 'PENDING'",
+  ),
+  insertInvestment: statement(
+    'insert_investment',
+    'INSERT INTO investment_requests (investor_id, unit_id, amount, ownership_percentage, updated_at) VALUES ($1, $2, $3, $4, now()) RETURNING id, investor_id, unit_id, amount::text, ownership_percentage::text, status::text, created_at',
+  ),
+  lockHolding: statement(
+    'lock_holding',
+    'SELECT ownership_percentage::text, invested_amount::text FROM holdings WHERE investor_id = $1 AND unit_id = $2 FOR UPDATE',
+  ),
+  pendingOnHolding: statement(
+    'pending_holding',
+    "SELECT COALESCE(sum(ownership_percentage), 0)::text AS s FROM withdrawal_requests WHERE investor_id = $1 AND unit_id = $2 AND status = 'PENDING'",
+  ),
+  insertWithdrawal: statement(
+    'insert_withdrawal',
+    'INSERT INTO withdrawal_requests (investor_id, unit_id, ownership_percentage, invested_amount, reason, updated_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING id, investor_id, unit_id, ownership_percentage::text, invested_amount::text, reason, status::text, created_at',
+  ),
   audit: statement('audit', "INSERT INTO audit_events (actor_id, actor_role, action, target_type, target_id, changes) VALUES ($1, 'INVESTOR', $2, $3, $4, $5)"),
 };
 
@@ -219,7 +237,8 @@ async function createInvestment(pool: Pool, who: { userId: number; investorId: n
   const unitId = Number(body.unit_id);
   const amount = new Decimal(String(body.amount));
   const unit = (await run<{ total_value: string; unit_min: string; min: string | null; max: string | null }>(pool, Q.unitPrice([unitId]))).rows[0];
-  if (!unit || amount.lt(Decimal.max(unit.min ?? 0, unit.unit_min)) || (unit.max && amount.gt(unit.max))) return { status: 422, body: { success: false, message: 'The given data was invalid.' } };
+  if (!unit || amount.lt(Decimal.max(unit.min ?? 0, unit.unit_min)) || (unit.max && amount.gt(unit.max)))
+    return { status: 422, body: { success: false, message: 'The given data was invalid.' } };
   const pct = amount.dividedBy(unit.total_value).times(100).toDecimalPlaces(6, Decimal.ROUND_DOWN);
   const row = await transaction(pool, async (db) => {
     await assertKyc(db, who.investorId);
@@ -230,14 +249,21 @@ async function createInvestment(pool: Pool, who: { userId: number; investorId: n
     await run(db, Q.audit([who.userId, 'investment_request.created', 'investment_request', String(created.id), JSON.stringify({ after: created })]));
     return created;
   });
-  return { status: 201, body: { success: true, data: { ...row, amount: Number(row.amount), ownership_percentage: Number(row.ownership_percentage), status: String(row.status).toLowerCase() } } };
+  return {
+    status: 201,
+    body: {
+      success: true,
+      data: { ...row, amount: Number(row.amount), ownership_percentage: Number(row.ownership_percentage), status: String(row.status).toLowerCase() },
+    },
+  };
 }
 
 async function createWithdrawal(pool: Pool, who: { userId: number; investorId: number }, body: Record<string, unknown>) {
   const unitId = Number(body.unit_id);
   const pct = new Decimal(String(body.ownership_percentage));
   const reason = String(body.reason ?? '').trim();
-  if (!reason || pct.lte(0) || pct.gt(100) || !(await run(pool, Q.unitExists([unitId]))).rows.length) return { status: 422, body: { success: false, message: 'The given data was invalid.' } };
+  if (!reason || pct.lte(0) || pct.gt(100) || !(await run(pool, Q.unitExists([unitId]))).rows.length)
+    return { status: 422, body: { success: false, message: 'The given data was invalid.' } };
   const row = await transaction(pool, async (db) => {
     await assertKyc(db, who.investorId);
     const holding = (await run<{ ownership_percentage: string; invested_amount: string }>(db, Q.lockHolding([who.investorId, unitId]))).rows[0];
@@ -248,7 +274,18 @@ async function createWithdrawal(pool: Pool, who: { userId: number; investorId: n
     await run(db, Q.audit([who.userId, 'withdrawal_request.created', 'withdrawal_request', String(created.id), JSON.stringify({ after: created })]));
     return created;
   });
-  return { status: 201, body: { success: true, data: { ...row, ownership_percentage: Number(row.ownership_percentage), invested_amount: Number(row.invested_amount), status: String(row.status).toLowerCase() } } };
+  return {
+    status: 201,
+    body: {
+      success: true,
+      data: {
+        ...row,
+        ownership_percentage: Number(row.ownership_percentage),
+        invested_amount: Number(row.invested_amount),
+        status: String(row.status).toLowerCase(),
+      },
+    },
+  };
 }
 
 type Write = (pool: Pool, who: { userId: number; investorId: number }, body: Record<string, unknown>) => Promise<{ status: number; body: unknown }>;

@@ -41,7 +41,9 @@ async function main(): Promise<void> {
   const stop = () => {
     server.close();
     server.closeAllConnections();
-    void Promise.resolve(pgl.release()).finally(() => pool.end()).finally(() => process.exit(0));
+    void Promise.resolve(pgl.release())
+      .finally(() => pool.end())
+      .finally(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -82,14 +82,32 @@ function parseArgs(argv: string[]): Options {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2) as [string, string | undefined];
     const value = () => inline ?? argv[++i];
     switch (flag) {
-      case '--database-url': opts.databaseUrl = value() ?? ''; break;
-      case '--distributions': opts.distributions = positive(flag, value()); break;
-      case '--duration': opts.duration = positive(flag, value()); given.add(flag); break;
-      case '--warmup': opts.warmup = positive(flag, value(), 0); given.add(flag); break;
-      case '--connections': opts.connections = (value() ?? '').split(',').map((c) => positive(flag, c)); break;
-      case '--reseed': opts.reseed = true; break;
-      case '--scale': opts.scale = true; break;
-      case '--sizes': opts.sizes = (value() ?? '').split(',').map((c) => positive(flag, c)); break;
+      case '--database-url':
+        opts.databaseUrl = value() ?? '';
+        break;
+      case '--distributions':
+        opts.distributions = positive(flag, value());
+        break;
+      case '--duration':
+        opts.duration = positive(flag, value());
+        given.add(flag);
+        break;
+      case '--warmup':
+        opts.warmup = positive(flag, value(), 0);
+        given.add(flag);
+        break;
+      case '--connections':
+        opts.connections = (value() ?? '').split(',').map((c) => positive(flag, c));
+        break;
+      case '--reseed':
+        opts.reseed = true;
+        break;
+      case '--scale':
+        opts.scale = true;
+        break;
+      case '--sizes':
+        opts.sizes = (value() ?? '').split(',').map((c) => positive(flag, c));
+        break;
       case '-h':
       case '--help':
         console.log(USAGE);
@@ -339,7 +357,10 @@ async function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> 
 async function peakRss<T>(pid: number, during: PromiseLike<T>): Promise<{ result: T; peakKb: number }> {
   let peakKb = await statusKb(pid, 'VmRSS');
   const timer = setInterval(() => {
-    void statusKb(pid, 'VmRSS').then((kb) => (peakKb = Math.max(peakKb, kb)), () => undefined);
+    void statusKb(pid, 'VmRSS').then(
+      (kb) => (peakKb = Math.max(peakKb, kb)),
+      () => undefined,
+    );
   }, 100);
   try {
     const result = await during;
@@ -405,7 +426,10 @@ interface Reference {
 
 function idsAndTotal(key: TargetKey, text: string): { ids: number[]; total: number } {
   const body = JSON.parse(text) as {
-    data?: { id: number }[] & { distributions?: { items: { id: number }[]; pageInfo: { total: number } }; allDistributions?: { nodes: { rowId: number }[]; totalCount: number } };
+    data?: { id: number }[] & {
+      distributions?: { items: { id: number }[]; pageInfo: { total: number } };
+      allDistributions?: { nodes: { rowId: number }[]; totalCount: number };
+    };
     meta?: { total: number };
     errors?: unknown[];
   };
@@ -434,14 +458,18 @@ async function sanityCheck(target: Target, reference: Reference | null): Promise
     return { ...got, restText: res.text, restOrigin: target.server.base };
   }
   if (got.ids.join() !== reference.ids.join() || got.total !== reference.total) {
-    throw new Error(`sanity check FAILED: ${target.label} disagrees with REST\n  ids:   ${got.ids} vs ${reference.ids}\n  total: ${got.total} vs ${reference.total}`);
+    throw new Error(
+      `sanity check FAILED: ${target.label} disagrees with REST\n  ids:   ${got.ids} vs ${reference.ids}\n  total: ${got.total} vs ${reference.total}`,
+    );
   }
   if (target.key === 'floor') {
     const restText = reference.restText.split(reference.restOrigin).join('<origin>');
     const floorText = res.text.split(target.server.base).join('<origin>');
     if (restText !== floorText) {
       const at = [...restText].findIndex((c, i) => c !== floorText[i]);
-      throw new Error(`sanity check FAILED: the floor's JSON differs from the REST route's at character ${at}:\n  REST:  …${restText.slice(Math.max(0, at - 80), at + 80)}\n  floor: …${floorText.slice(Math.max(0, at - 80), at + 80)}`);
+      throw new Error(
+        `sanity check FAILED: the floor's JSON differs from the REST route's at character ${at}:\n  REST:  …${restText.slice(Math.max(0, at - 80), at + 80)}\n  floor: …${floorText.slice(Math.max(0, at - 80), at + 80)}`,
+      );
     }
   }
   return reference;
@@ -515,7 +543,12 @@ async function measure(target: Target, connections: number, opts: Pick<Options, 
     requests: latencies.length,
     non2xx: result.non2xx,
     requestsPerSecond: latencies.length / result.duration,
-    latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, max: latencies[latencies.length - 1] },
+    latencyMs: {
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
+      max: latencies[latencies.length - 1],
+    },
     peakRssMb: peakKb / 1024,
     lifetimePeakRssMb: (await statusKb(pid, 'VmHWM')) / 1024,
     cpuMsPerRequest: (cpuAfter - cpuBefore) / result.requests.total,
@@ -564,9 +597,13 @@ async function prepareWriters(databaseUrl: string): Promise<{ writers: Writer[];
        WHERE id = ANY($1::int[]) AND NOT EXISTS (SELECT 1 FROM kyc_documents k WHERE k.investor_id = investors.id AND k.status = 'APPROVED')`,
       [writers.map((w) => w.investor_id)],
     );
-    const { rows: [config] } = await client.query<{ min_investment: string }>('SELECT min_investment FROM app_config WHERE id = 1');
+    const {
+      rows: [config],
+    } = await client.query<{ min_investment: string }>('SELECT min_investment FROM app_config WHERE id = 1');
     const amount = Math.max(Number(config?.min_investment ?? 0), 100).toFixed(2);
-    const { rows: [unit] } = await client.query<{ id: number }>(
+    const {
+      rows: [unit],
+    } = await client.query<{ id: number }>(
       `INSERT INTO units (code, name, description, location, category_id, status, total_value, available_percentage, min_investment, expected_return, updated_at)
        VALUES ($1, 'Benchmark writes', 'Target of the write benchmark', 'Loopback', (SELECT min(id) FROM categories), 'AVAILABLE', $2, 100, 1, 5, now())
        ON CONFLICT (code) DO UPDATE SET status = 'AVAILABLE', available_percentage = 100, updated_at = now() RETURNING id`,
@@ -605,10 +642,22 @@ interface WriteSetup {
 function writeTargets(server: Server, w: WriteSetup, floor: boolean): Target[] {
   const prefix = floor ? 'floor ' : 'REST ';
   return [
-    writeTarget(floor ? 'floor-withdrawal' : 'withdrawal', `${prefix}POST /api/v1/withdrawals/requests`, server, '/api/v1/withdrawals/requests', w.tokens,
-      (i) => ({ unit_id: w.writers[i % w.tokens.length].unitId, ownership_percentage: 0.000001, reason: 'benchmark' })),
-    writeTarget(floor ? 'floor-investment' : 'investment', `${prefix}POST /api/v1/investment-requests`, server, '/api/v1/investment-requests', w.tokens,
-      () => ({ unit_id: w.unitId, amount: Number(w.amount) })),
+    writeTarget(
+      floor ? 'floor-withdrawal' : 'withdrawal',
+      `${prefix}POST /api/v1/withdrawals/requests`,
+      server,
+      '/api/v1/withdrawals/requests',
+      w.tokens,
+      (i) => ({ unit_id: w.writers[i % w.tokens.length].unitId, ownership_percentage: 0.000001, reason: 'benchmark' }),
+    ),
+    writeTarget(
+      floor ? 'floor-investment' : 'investment',
+      `${prefix}POST /api/v1/investment-requests`,
+      server,
+      '/api/v1/investment-requests',
+      w.tokens,
+      () => ({ unit_id: w.unitId, amount: Number(w.amount) }),
+    ),
   ];
 }
 
@@ -653,7 +702,8 @@ function ratios(results: Measurement[]): Ratio[] {
   for (const [a, b, name] of pairs) {
     for (const x of results.filter((r) => r.target === a)) {
       const y = results.find((r) => r.target === b && r.connections === x.connections);
-      if (y) out.push({ name, connections: x.connections, requestsPerSecond: x.requestsPerSecond / y.requestsPerSecond, p99: x.latencyMs.p99 / y.latencyMs.p99 });
+      if (y)
+        out.push({ name, connections: x.connections, requestsPerSecond: x.requestsPerSecond / y.requestsPerSecond, p99: x.latencyMs.p99 / y.latencyMs.p99 });
     }
   }
   return out;
@@ -663,7 +713,17 @@ function report(results: Measurement[], rs: Ratio[]): string {
   const text =
     markdown([
       ['target', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS MB', 'server CPU ms/req', 'SQL/req', 'non-2xx'],
-      ...results.map((r) => [r.label, String(r.connections), fmt(r.requestsPerSecond, 0), fmt(r.latencyMs.p50), fmt(r.latencyMs.p99), fmt(r.peakRssMb, 0), fmt(r.cpuMsPerRequest), fmt(r.sqlPerRequest), String(r.non2xx)]),
+      ...results.map((r) => [
+        r.label,
+        String(r.connections),
+        fmt(r.requestsPerSecond, 0),
+        fmt(r.latencyMs.p50),
+        fmt(r.latencyMs.p99),
+        fmt(r.peakRssMb, 0),
+        fmt(r.cpuMsPerRequest),
+        fmt(r.sqlPerRequest),
+        String(r.non2xx),
+      ]),
     ]) +
     '\n\n' +
     markdown([['ratio', 'conns', 'req/s ratio', 'p99 ratio'], ...rs.map((r) => [r.name, String(r.connections), fmt(r.requestsPerSecond), fmt(r.p99)])]);
@@ -686,7 +746,11 @@ async function writeResults(name: string, out: object): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 
 /** Creates the database if needed and seeds it up to `distributions` rows; returns what it holds. */
-async function prepareDatabase(databaseUrl: string, distributions: number, reseed: boolean): Promise<{ data: DataSet; seeding: { ms: number; reset: boolean } | null }> {
+async function prepareDatabase(
+  databaseUrl: string,
+  distributions: number,
+  reseed: boolean,
+): Promise<{ data: DataSet; seeding: { ms: number; reset: boolean } | null }> {
   if (await ensureDatabase(databaseUrl)) console.log('Created the database.');
   let data = await inspect(databaseUrl);
   if (!reseed && data.distributions >= distributions) {
@@ -715,7 +779,9 @@ async function vacuum(databaseUrl: string): Promise<void> {
 
 async function demoInvestorId(databaseUrl: string): Promise<number> {
   return withClient(databaseUrl, async (client) => {
-    const { rows } = await client.query<{ id: number }>('SELECT i.id FROM investors i JOIN users u ON u.id = i.user_id WHERE u.email = $1', ['investor@demo.test']);
+    const { rows } = await client.query<{ id: number }>('SELECT i.id FROM investors i JOIN users u ON u.id = i.user_id WHERE u.email = $1', [
+      'investor@demo.test',
+    ]);
     if (!rows[0]) throw new Error('no demo investor; is the database seeded?');
     return rows[0].id;
   });
@@ -731,7 +797,9 @@ async function main(): Promise<void> {
   const writeConnections = opts.connections[opts.connections.length - 1];
   // Everything (load generator, servers, PostgreSQL) shares this machine; a busy one skews the figures.
   const loadAverage = os.loadavg()[0];
-  console.log(`\nLoad: connections ${opts.connections.join(' and ')} (writes ${writeConnections}), ${opts.warmup} s warm-up + ${opts.duration} s per target, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); 1-min load average before: ${loadAverage.toFixed(2)}.`);
+  console.log(
+    `\nLoad: connections ${opts.connections.join(' and ')} (writes ${writeConnections}), ${opts.warmup} s warm-up + ${opts.duration} s per target, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); 1-min load average before: ${loadAverage.toFixed(2)}.`,
+  );
   const results: Measurement[] = [];
 
   // 1. The gateway: REST and GraphQL lists, then the writes. Its tokens stay valid for the floor
@@ -740,12 +808,22 @@ async function main(): Promise<void> {
   const gateway = await startGateway(opts.databaseUrl);
   const token = await login(gateway.base);
   const auth = { authorization: `Bearer ${token}` };
-  const rest: Target = { key: 'rest', label: 'REST GET /api/v1/distributions', server: gateway, request: { url: `${gateway.base}/api/v1/distributions`, method: 'GET', headers: auth } };
+  const rest: Target = {
+    key: 'rest',
+    label: 'REST GET /api/v1/distributions',
+    server: gateway,
+    request: { url: `${gateway.base}/api/v1/distributions`, method: 'GET', headers: auth },
+  };
   const graphql: Target = {
     key: 'graphql',
     label: 'GraphQL distributions',
     server: gateway,
-    request: { url: `${gateway.base}/graphql`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ operationName: 'Distributions', query: distributionsQuery(), variables: {} }) },
+    request: {
+      url: `${gateway.base}/graphql`,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ operationName: 'Distributions', query: distributionsQuery(), variables: {} }),
+    },
   };
   const reference = await sanityCheck(rest, null);
   await sanityCheck(graphql, reference);
@@ -760,7 +838,12 @@ async function main(): Promise<void> {
   // 2. The floor: the same list and writes.
   console.log('\nFloor');
   const floor = await startForked('floor', 'floor.js', { DATABASE_URL: opts.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET });
-  const floorList: Target = { key: 'floor', label: 'floor node:http + pg', server: floor, request: { url: `${floor.base}/api/v1/distributions`, method: 'GET', headers: auth } };
+  const floorList: Target = {
+    key: 'floor',
+    label: 'floor node:http + pg',
+    server: floor,
+    request: { url: `${floor.base}/api/v1/distributions`, method: 'GET', headers: auth },
+  };
   await sanityCheck(floorList, reference);
   for (const c of opts.connections) results.push(await measure(floorList, c, opts));
   results.push(...(await measureWrites(writeTargets(floor, writes, true), writeConnections, opts)));
@@ -773,7 +856,12 @@ async function main(): Promise<void> {
     key: 'postgraphile',
     label: 'PostGraphile 5 amber (no auth)',
     server: pgl,
-    request: { url: `${pgl.base}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: POSTGRAPHILE_QUERY, variables: { investorId } }) },
+    request: {
+      url: `${pgl.base}/graphql`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: POSTGRAPHILE_QUERY, variables: { investorId } }),
+    },
   };
   await sanityCheck(postgraphile, reference);
   for (const c of opts.connections) results.push(await measure(postgraphile, c, opts));
@@ -841,7 +929,16 @@ async function runScale(opts: Options): Promise<void> {
         const { total } = idsAndTotal('graphql', res.text);
         const one = await measure(target, 1, opts);
         const ten = await measure(target, 10, { warmup: 0, duration: opts.duration });
-        rows.push({ size, distributions: data.distributions, list: list.name, page, total, p50At1: one.latencyMs.p50, requestsPerSecondAt10: ten.requestsPerSecond, sqlPerRequest: one.sqlPerRequest });
+        rows.push({
+          size,
+          distributions: data.distributions,
+          list: list.name,
+          page,
+          total,
+          p50At1: one.latencyMs.p50,
+          requestsPerSecondAt10: ten.requestsPerSecond,
+          sqlPerRequest: one.sqlPerRequest,
+        });
       }
     }
     await stopChild(gateway.child);
@@ -855,11 +952,24 @@ async function runScale(opts: Options): Promise<void> {
       const [list, page] = key.split('|');
       const first = cell(key, sizes[0]);
       const last = cell(key, sizes[sizes.length - 1]);
-      return [list, page, ...sizes.map((s) => fmt(cell(key, s)?.p50At1 ?? NaN)), ...sizes.map((s) => fmt(cell(key, s)?.requestsPerSecondAt10 ?? NaN, 0)), fmt((last?.p50At1 ?? NaN) / (first?.p50At1 ?? NaN))];
+      return [
+        list,
+        page,
+        ...sizes.map((s) => fmt(cell(key, s)?.p50At1 ?? NaN)),
+        ...sizes.map((s) => fmt(cell(key, s)?.requestsPerSecondAt10 ?? NaN, 0)),
+        fmt((last?.p50At1 ?? NaN) / (first?.p50At1 ?? NaN)),
+      ];
     }),
   ]);
   console.log('\n' + text);
-  const file = await writeResults('scale.json', { startedAt: startedAt.toISOString(), node: process.version, cpus: os.cpus().length, options: { duration: opts.duration, warmup: opts.warmup }, rows, markdown: text });
+  const file = await writeResults('scale.json', {
+    startedAt: startedAt.toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    options: { duration: opts.duration, warmup: opts.warmup },
+    rows,
+    markdown: text,
+  });
   console.log(`\nWrote ${file}`);
 }
 

@@ -26,7 +26,9 @@ Environment: DATABASE_URL (PostgreSQL; unset = embedded PGlite under DATA_DIR)`;
 function parse(): { email: string; name: string; password?: string } {
   let values;
   try {
-    ({ values } = parseArgs({ options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({
+      options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (err) {
     throw new CommandError(`${(err as Error).message}\n${USAGE}`);
   }

@@ -21,7 +21,11 @@ const { Client } = createRequire(path.join(root, 'package.json'))('pg');
 function parseDockerfile(text) {
   const stages = [];
   const args = {};
-  const logical = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const logical = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   for (const line of logical) {
     const [, op, rest] = /^(\w+)\s+(.*)$/.exec(line);
     const expanded = rest.replace(/\$\{(\w+)\}/g, (_, name) => args[name] ?? '');
@@ -79,12 +83,19 @@ for (const stage of stages) {
       const from = /--from=(\S+)/.exec(text)?.[1];
       const parts = text.replace(/--\S+\s+/g, '').split(/\s+/);
       const destText = parts.pop();
-      if (from) for (const src of parts) cpSync(path.join(dirs[from], src.replace(/^\/app\/?/, '')), path.resolve(dir, destText.replace(/^\/app\/?/, './')), { recursive: true });
+      if (from)
+        for (const src of parts)
+          cpSync(path.join(dirs[from], src.replace(/^\/app\/?/, '')), path.resolve(dir, destText.replace(/^\/app\/?/, './')), { recursive: true });
       else copyFromContext(parts, destText, dir);
     } else if (op === 'RUN') {
       console.log(`--- RUN ${text}`);
       // The image's `node` user does not exist here; ownership is the one step that cannot be replayed.
-      const run = spawnSync('/bin/sh', ['-c', text.replace(/chown node:node/g, 'true')], { cwd: dir, env, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+      const run = spawnSync('/bin/sh', ['-c', text.replace(/chown node:node/g, 'true')], {
+        cwd: dir,
+        env,
+        stdio: ['ignore', 'inherit', 'pipe'],
+        encoding: 'utf8',
+      });
       process.stderr.write(run.stderr);
       if (run.status !== 0) throw new Error(`RUN ${text}: exit status ${run.status}`);
       // A clean install on the Node version the README names has no engine warnings.

@@ -85,7 +85,15 @@ async function main(): Promise<void> {
     } else if (call.body) req = req.send(call.body);
     return req;
   };
-  const answer = (res: Response) => normalise(res.type === 'text/csv' ? res.text.split(/(?<=\n)/).slice(0, 6).join('') : res.body);
+  const answer = (res: Response) =>
+    normalise(
+      res.type === 'text/csv'
+        ? res.text
+            .split(/(?<=\n)/)
+            .slice(0, 6)
+            .join('')
+        : res.body,
+    );
   /** Calls a route and records what was sent and answered under its route-table key. */
   const capture = async (method: string, url: string, call: Call = {}, expected?: number): Promise<Response> => {
     const res = await send(method, url, call);
@@ -102,7 +110,8 @@ async function main(): Promise<void> {
     if (r.status !== status) throw new Error(`expected a ${status} example, got ${r.status} ${JSON.stringify(r.body)}`);
     examples.errors[status] = normalise(r.body);
   };
-  const login = async (email: string, password = DEMO_PASSWORD) => (await send('POST', '/auth/login', { body: { email, password } })).body.data.access_token as string;
+  const login = async (email: string, password = DEMO_PASSWORD) =>
+    (await send('POST', '/auth/login', { body: { email, password } })).body.data.access_token as string;
   const firstId = (res: Response) => (res.body.data as Array<{ id: number }>)[0].id;
   const byId = async (list: string, token: string | undefined, query: Call['query'] = { per_page: 2 }) => {
     const id = firstId(await capture('GET', list, { token, query }, 200));
@@ -114,7 +123,17 @@ async function main(): Promise<void> {
   const investorLogin = await capture('POST', '/auth/login', { body: { email: DEMO_EMAILS.investor, password: DEMO_PASSWORD, device_name: 'Pixel 8' } }, 200);
   const investor = investorLogin.body.data.access_token as string;
   const investorId = investorLogin.body.data.user.investor_id as number;
-  for (const url of ['/auth/me', '/settings', '/dashboard', '/kyc/documents', '/kyc/status', '/portfolio/performance', '/category-memberships', '/withdrawals/requests', '/investment-requests']) {
+  for (const url of [
+    '/auth/me',
+    '/settings',
+    '/dashboard',
+    '/kyc/documents',
+    '/kyc/status',
+    '/portfolio/performance',
+    '/category-memberships',
+    '/withdrawals/requests',
+    '/investment-requests',
+  ]) {
     await capture('GET', url, { token: investor, query: url === '/withdrawals/requests' || url === '/investment-requests' ? { per_page: 2 } : undefined }, 200);
   }
   await byId('/categories', investor, undefined);
@@ -129,12 +148,17 @@ async function main(): Promise<void> {
   const memberships = await send('GET', '/category-memberships', { token: investor });
   await capture('GET', `/category-memberships/${firstId(memberships)}`, { token: investor, route: '/category-memberships/:id' }, 200);
   const notificationId = await byId('/notifications', investor);
-  for (const [url, format] of [['/statements/profit', 'csv'], ['/statements/tax', 'csv'], ['/statements/portfolio-summary', 'csv']]) {
+  for (const [url, format] of [
+    ['/statements/profit', 'csv'],
+    ['/statements/tax', 'csv'],
+    ['/statements/portfolio-summary', 'csv'],
+  ]) {
     await capture('GET', url, { token: investor, query: { format } }, 200);
   }
   await byId('/public/units', undefined);
   await byId('/public/categories', undefined, undefined);
-  for (const url of ['/legal/privacy-policy', '/legal/terms-of-service', '/legal/investment-disclaimer', '/marketplace/config']) await capture('GET', url, {}, 200);
+  for (const url of ['/legal/privacy-policy', '/legal/terms-of-service', '/legal/investment-disclaimer', '/marketplace/config'])
+    await capture('GET', url, {}, 200);
   const graphql = await http.post('/graphql').set('authorization', `Bearer ${investor}`).send({ query: '{ profitStatement(format: CSV) { url } }' });
   const link = graphql.body.data.profitStatement.url as string;
   await capture('GET', link.replace('/api/v1', ''), { route: '/downloads/:token' }, 200);
@@ -148,11 +172,23 @@ async function main(): Promise<void> {
   const unit = (await send('GET', `/units/${unitId}`, { token: investor })).body.data as { min_investment: number };
   await capture('POST', '/investment-requests', { token: investor, body: { unit_id: unitId, amount: unit.min_investment } }, 201);
   const holding = (portfolio.body.data.holdings as Array<{ unit: { id: number } }>)[0];
-  await capture('POST', '/withdrawals/requests', { token: investor, body: { unit_id: holding.unit.id, ownership_percentage: 0.5, reason: 'Funding a house purchase.' } }, 201);
+  await capture(
+    'POST',
+    '/withdrawals/requests',
+    { token: investor, body: { unit_id: holding.unit.id, ownership_percentage: 0.5, reason: 'Funding a house purchase.' } },
+    201,
+  );
 
   // A new investor's account, from registration to deletion.
   const email = 'lukasz.muller@example.com';
-  const registered = await capture('POST', '/auth/register', { body: { name: 'Łukasz Müller', email, password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD, phone: '+48 600 100 200', device_name: 'iPhone 15' } }, 201);
+  const registered = await capture(
+    'POST',
+    '/auth/register',
+    {
+      body: { name: 'Łukasz Müller', email, password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD, phone: '+48 600 100 200', device_name: 'iPhone 15' },
+    },
+    201,
+  );
   const refreshToken = registered.body.data.refresh_token as string;
   await capture('POST', '/auth/refresh', { body: { refresh_token: refreshToken } }, 200);
   await capture('POST', '/auth/refresh', { body: { refresh_token: refreshToken } }, 401); // reuse revokes the session
@@ -164,8 +200,18 @@ async function main(): Promise<void> {
   await capture('DELETE', '/notifications/fcm-token', { token: fresh, body: { token: 'fcm-demo-device-token-0001' } }, 200);
   // Not yet verified: investing and withdrawing are refused.
   await capture('POST', '/investment-requests', { token: fresh, body: { unit_id: unitId, amount: unit.min_investment } }, 409);
-  await capture('POST', '/withdrawals/requests', { token: fresh, body: { unit_id: holding.unit.id, ownership_percentage: 0.5, reason: 'Funding a house purchase.' } }, 409);
-  const uploaded = await capture('POST', '/kyc/documents', { token: fresh, multipart: { fields: { document_type: 'passport' }, file: PNG, fileName: 'passport.png', type: 'image/png' } }, 201);
+  await capture(
+    'POST',
+    '/withdrawals/requests',
+    { token: fresh, body: { unit_id: holding.unit.id, ownership_percentage: 0.5, reason: 'Funding a house purchase.' } },
+    409,
+  );
+  const uploaded = await capture(
+    'POST',
+    '/kyc/documents',
+    { token: fresh, multipart: { fields: { document_type: 'passport' }, file: PNG, fileName: 'passport.png', type: 'image/png' } },
+    201,
+  );
   // The file comes back in its own type (PDF or image): the example records the call, not the bytes.
   await capture('GET', `/kyc/documents/${uploaded.body.data.id}/download`, { token: fresh, route: '/kyc/documents/:id/download' }, 200);
   await capture('POST', '/auth/password/forgot', { body: { email } }, 200);
@@ -173,9 +219,19 @@ async function main(): Promise<void> {
   const resetToken = 'reset-token-from-the-email';
   const user = await db.prisma.user.findUniqueOrThrow({ where: { email }, select: { id: true } });
   await db.prisma.passwordReset.create({ data: { userId: user.id, tokenHash: sha256(resetToken), expiresAt: new Date(Date.now() + 3_600_000) } });
-  await capture('POST', '/auth/password/reset', { body: { email, token: resetToken, password: 'NewPassword123!', password_confirmation: 'NewPassword123!' } }, 200);
+  await capture(
+    'POST',
+    '/auth/password/reset',
+    { body: { email, token: resetToken, password: 'NewPassword123!', password_confirmation: 'NewPassword123!' } },
+    200,
+  );
   fresh = await login(email, 'NewPassword123!');
-  await capture('PUT', '/auth/password', { token: fresh, body: { current_password: 'NewPassword123!', password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD } }, 200);
+  await capture(
+    'PUT',
+    '/auth/password',
+    { token: fresh, body: { current_password: 'NewPassword123!', password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD } },
+    200,
+  );
   fresh = await login(email);
   await capture('DELETE', '/auth/me', { token: fresh, body: { password: DEMO_PASSWORD } }, 200);
   await capture('DELETE', '/auth/me', { token: investor, body: { password: DEMO_PASSWORD } }, 409); // still holds units

@@ -20,7 +20,10 @@ const ALLOWLIST = 'schema-changes.md';
 const ENTRY = /^- ([A-Z_]+) (\S+): (\S.*)$/;
 
 class Stop extends Error {
-  constructor(readonly exitCode: number, message: string) {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -38,7 +41,8 @@ type Baseline = { rev: string; why: string } | { rev: null; why: string };
 /** The newest `v*` release tag; else where this branch left main; else the previous commit. */
 function findBaseline(explicit: string | undefined): Baseline {
   if (explicit) {
-    if (!git('rev-parse', '--verify', '--quiet', `${explicit}^{commit}`)) throw new Stop(2, `schema:check: the baseline ${explicit} is not a commit in this clone.`);
+    if (!git('rev-parse', '--verify', '--quiet', `${explicit}^{commit}`))
+      throw new Stop(2, `schema:check: the baseline ${explicit} is not a commit in this clone.`);
     return { rev: explicit, why: `${explicit} (given)` };
   }
   const tag = git('describe', '--tags', '--abbrev=0', '--match', 'v*', 'HEAD');
@@ -48,8 +52,11 @@ function findBaseline(explicit: string | undefined): Baseline {
   // Without tags a shallow clone cannot tell which release clients run: refuse rather than compare
   // against whatever commit happens to be present.
   if (git('rev-parse', '--is-shallow-repository') === 'true') {
-    throw new Stop(2, 'schema:check: this is a shallow clone without a v* release tag, so there is no baseline to compare with.\n' +
-      'Fetch history and tags (git fetch --tags --unshallow) or name one (SCHEMA_BASE=<rev> or --base <rev>).');
+    throw new Stop(
+      2,
+      'schema:check: this is a shallow clone without a v* release tag, so there is no baseline to compare with.\n' +
+        'Fetch history and tags (git fetch --tags --unshallow) or name one (SCHEMA_BASE=<rev> or --base <rev>).',
+    );
   }
   for (const main of ['origin/main', 'main']) {
     const base = git('rev-parse', '--verify', '--quiet', main) && git('merge-base', 'HEAD', main);
@@ -100,7 +107,10 @@ async function main(): Promise<number> {
     console.log(`schema:check: ${SCHEMA} does not exist at ${baseline.why}: every type is new.`);
     return 0;
   }
-  const changes = await diff(parse(oldSdl, `${SCHEMA} at ${baseline.why}`), parse(readFileSync(join(root, SCHEMA), 'utf8'), `the working tree's ${SCHEMA} (npm run codegen writes it)`));
+  const changes = await diff(
+    parse(oldSdl, `${SCHEMA} at ${baseline.why}`),
+    parse(readFileSync(join(root, SCHEMA), 'utf8'), `the working tree's ${SCHEMA} (npm run codegen writes it)`),
+  );
   const allowed = readAllowlist(root);
   const isAllowed = (c: Change) => allowed.some((a) => a.type === c.type && a.path === c.path);
   const breaking = changes.filter((c) => c.criticality.level === CriticalityLevel.Breaking);

@@ -46,11 +46,21 @@ function parseArgs(argv: string[]): Args {
     const [flag, inline] = argv[i].split('=', 2) as [string, string | undefined];
     const value = () => inline ?? argv[++i];
     switch (flag) {
-      case '--investors': args.investors = count(flag, value()); break;
-      case '--distributions': args.distributions = count(flag, value()); break;
-      case '--seed': args.seed = count(flag, value()); break;
-      case '--reset': args.reset = true; break;
-      case '--force': args.force = true; break;
+      case '--investors':
+        args.investors = count(flag, value());
+        break;
+      case '--distributions':
+        args.distributions = count(flag, value());
+        break;
+      case '--seed':
+        args.seed = count(flag, value());
+        break;
+      case '--reset':
+        args.reset = true;
+        break;
+      case '--force':
+        args.force = true;
+        break;
       case '-h':
       case '--help':
         console.log(USAGE);

@@ -16,7 +16,18 @@ import type { Config } from './config';
 import { buildContext, requestMeta, type Context } from './context';
 import type { Database } from './db/database';
 import { DatabaseHealth } from './db/health';
-import { DomainError, HttpError, NotFoundError, ServiceUnavailableError, UnauthenticatedError, errorCode, graphqlErrorAnswer, httpStatus, normalizeError, toGraphQLError } from './errors';
+import {
+  DomainError,
+  HttpError,
+  NotFoundError,
+  ServiceUnavailableError,
+  UnauthenticatedError,
+  errorCode,
+  graphqlErrorAnswer,
+  httpStatus,
+  normalizeError,
+  toGraphQLError,
+} from './errors';
 import { graphiqlRouter } from './graphiql';
 import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { HttpDrainer } from './http-drain';
@@ -154,7 +165,9 @@ export async function createGateway(config: Config, db: Database, services: Serv
   // CSP is off here: this serves JSON, plus Apollo Sandbox and the API reference page, which load their
   // own scripts. /graphiql sets its own strict one (src/graphiql.ts).
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(pinoHttp({ logger, genReqId: requestIdFor, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }));
+  app.use(
+    pinoHttp({ logger, genReqId: requestIdFor, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }),
+  );
   app.use(requestIdScope);
   // CORS for the dashboard's origins only (none by default). Bearer tokens, not cookies: no credentials.
   if (config.corsOrigins.length) {
@@ -170,7 +183,12 @@ export async function createGateway(config: Config, db: Database, services: Serv
     const ready = migrated && database.ok && !shuttingDown;
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : shuttingDown ? 'shutting down' : migrated ? 'unavailable' : 'starting',
-      checks: { migrations: migrated ? 'done' : 'pending', database: database.detail, redis: redisHealth?.detail() ?? 'not configured', shutting_down: shuttingDown },
+      checks: {
+        migrations: migrated ? 'done' : 'pending',
+        database: database.detail,
+        redis: redisHealth?.detail() ?? 'not configured',
+        shutting_down: shuttingDown,
+      },
     });
   });
   const metricsServer = mountMetrics(app, config, metrics, logger);
@@ -198,7 +216,9 @@ export async function createGateway(config: Config, db: Database, services: Serv
       limitsPlugin(schema, config.env === 'production'),
       idempotencyPlugin(),
       metrics.apolloPlugin,
-      config.env === 'production' ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : ApolloServerPluginLandingPageLocalDefault({ footer: false }),
+      config.env === 'production'
+        ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
+        : ApolloServerPluginLandingPageLocalDefault({ footer: false }),
     ],
   });
   await apollo.start();
@@ -219,7 +239,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
     expressMiddleware(apollo, {
       // A context built before Apollo (graphqlUploads for multipart, TRUSTED_DOCUMENTS=only) is reused.
       context: async ({ req, res }) =>
-        (res.locals.context as Context | undefined) ?? buildContext(services, req.headers.authorization, requestMeta(req)).catch((err: unknown) => Promise.reject(withHttpStatus(err))),
+        (res.locals.context as Context | undefined) ??
+        buildContext(services, req.headers.authorization, requestMeta(req)).catch((err: unknown) => Promise.reject(withHttpStatus(err))),
     }),
   );
   const operations = loadOperations();

@@ -122,7 +122,16 @@ export type TrustedDocumentsMode = (typeof TRUSTED_DOCUMENTS_MODES)[number];
 // so an error reads "PORT must be an integer from 0 to 65535 (got "abc")".
 const text = () => z.string().trim();
 /** Never echoed back in an error line. */
-const SECRETS = new Set(['JWT_SECRET', 'DATABASE_URL', 'DATABASE_READ_URLS', 'FIREBASE_CREDENTIALS', 'REDIS_URL', 'METRICS_TOKEN', 'SMTP_URL', 'S3_SECRET_ACCESS_KEY']);
+const SECRETS = new Set([
+  'JWT_SECRET',
+  'DATABASE_URL',
+  'DATABASE_READ_URLS',
+  'FIREBASE_CREDENTIALS',
+  'REDIS_URL',
+  'METRICS_TOKEN',
+  'SMTP_URL',
+  'S3_SECRET_ACCESS_KEY',
+]);
 
 function integer(fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return optionalInteger(min, max).default(fallback);
@@ -151,12 +160,17 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
     PORT: integer(4000, 0, 65535),
-    DATABASE_URL: text()
-      .regex(POSTGRES_URL, { error: 'must be a PostgreSQL URL such as postgresql://user:password@host:5432/database' })
-      .optional(),
+    DATABASE_URL: text().regex(POSTGRES_URL, { error: 'must be a PostgreSQL URL such as postgresql://user:password@host:5432/database' }).optional(),
     DATABASE_READ_URLS: text()
-      .transform((v) => v.split(',').map((u) => u.trim()).filter(Boolean))
-      .refine((list) => list.every((u) => POSTGRES_URL.test(u)), { error: 'must be a comma-separated list of PostgreSQL URLs such as postgresql://user:password@replica1:5432/database' })
+      .transform((v) =>
+        v
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean),
+      )
+      .refine((list) => list.every((u) => POSTGRES_URL.test(u)), {
+        error: 'must be a comma-separated list of PostgreSQL URLs such as postgresql://user:password@replica1:5432/database',
+      })
       .default([]),
     DATA_DIR: text().default('./data'),
     STORAGE_DIR: text().optional(),
@@ -183,7 +197,12 @@ const envSchema = z
     MIGRATE_ON_START: flag().optional(),
     ALLOW_DEMO_ACCOUNTS: flag().default(false),
     CORS_ORIGINS: text()
-      .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      )
       .refine((list) => list.every(isOrigin), { error: 'must be a comma-separated list of origins such as https://dashboard.example.com' })
       .default([]),
 
@@ -226,7 +245,9 @@ const envSchema = z
 
     // -- file storage (KYC documents) --
     STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
-    S3_ENDPOINT: text().regex(/^https?:\/\/\S+$/, { error: 'must be an http(s) URL such as http://minio:9000' }).optional(),
+    S3_ENDPOINT: text()
+      .regex(/^https?:\/\/\S+$/, { error: 'must be an http(s) URL such as http://minio:9000' })
+      .optional(),
     S3_BUCKET: text().optional(),
     S3_REGION: text().default('us-east-1'),
     S3_ACCESS_KEY_ID: text().optional(),
@@ -235,13 +256,26 @@ const envSchema = z
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE === 's3' && !env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must be set when STORAGE=s3' });
-    if (env.DATABASE_READ_URLS.length && !env.DATABASE_URL) ctx.addIssue({ code: 'custom', path: ['DATABASE_READ_URLS'], message: 'needs DATABASE_URL (replicas are of a PostgreSQL primary; the embedded database has none)' });
+    if (env.DATABASE_READ_URLS.length && !env.DATABASE_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_READ_URLS'],
+        message: 'needs DATABASE_URL (replicas are of a PostgreSQL primary; the embedded database has none)',
+      });
     if (env.NODE_ENV !== 'production') return;
     if ((env.JWT_SECRET ?? '').length < 32 || env.JWT_SECRET === DEV_JWT_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must be set (at least 32 characters, not the development default) when NODE_ENV=production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_SECRET'],
+        message: 'must be set (at least 32 characters, not the development default) when NODE_ENV=production',
+      });
     }
     if (env.SEED_ON_START) {
-      ctx.addIssue({ code: 'custom', path: ['SEED_ON_START'], message: 'cannot be true when NODE_ENV=production (load demo data explicitly: npm run seed -- --force)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SEED_ON_START'],
+        message: 'cannot be true when NODE_ENV=production (load demo data explicitly: npm run seed -- --force)',
+      });
     }
   });
 
@@ -327,18 +361,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Production: long enough for a load balancer's health check to notice; elsewhere nobody is watching.
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? (production ? 5000 : 0),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    storage: e.STORAGE === 's3'
-      ? {
-          kind: 's3',
-          s3: {
-            endpoint: e.S3_ENDPOINT,
-            bucket: required(e.S3_BUCKET, 'S3_BUCKET'),
-            region: e.S3_REGION,
-            accessKeyId: e.S3_ACCESS_KEY_ID,
-            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
-            forcePathStyle: e.S3_FORCE_PATH_STYLE,
-          },
-        }
-      : { kind: 'local' },
+    storage:
+      e.STORAGE === 's3'
+        ? {
+            kind: 's3',
+            s3: {
+              endpoint: e.S3_ENDPOINT,
+              bucket: required(e.S3_BUCKET, 'S3_BUCKET'),
+              region: e.S3_REGION,
+              accessKeyId: e.S3_ACCESS_KEY_ID,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            },
+          }
+        : { kind: 'local' },
   };
 }

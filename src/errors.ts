@@ -60,8 +60,13 @@ export function graphqlErrorAnswer(e: DomainError): { status: number; body: { er
 
 /** TRUSTED_DOCUMENTS=only refused a request without a staff token (docs/api.md "Persisted queries"). */
 export class PersistedDocumentError extends DomainError {
-  static required = () => new PersistedDocumentError('This gateway runs only persisted documents: send extensions.persistedQuery.sha256Hash from the client SDK manifest.', 'PERSISTED_DOCUMENT_REQUIRED');
-  static notFound = () => new PersistedDocumentError('Unknown persisted document: the id is not in the client SDK manifest this gateway trusts.', 'PERSISTED_DOCUMENT_NOT_FOUND');
+  static required = () =>
+    new PersistedDocumentError(
+      'This gateway runs only persisted documents: send extensions.persistedQuery.sha256Hash from the client SDK manifest.',
+      'PERSISTED_DOCUMENT_REQUIRED',
+    );
+  static notFound = () =>
+    new PersistedDocumentError('Unknown persisted document: the id is not in the client SDK manifest this gateway trusts.', 'PERSISTED_DOCUMENT_NOT_FOUND');
 }
 
 /**
@@ -72,7 +77,15 @@ export class PersistedDocumentError extends DomainError {
  */
 const UNAVAILABLE_CODES = new Set(['57014', '25P03', '53300', 'P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2037']);
 
-type ErrorLike = { code?: unknown; cause?: unknown; errorCode?: unknown; originalCode?: unknown; name?: unknown; message?: unknown; meta?: { driverAdapterError?: unknown } };
+type ErrorLike = {
+  code?: unknown;
+  cause?: unknown;
+  errorCode?: unknown;
+  originalCode?: unknown;
+  name?: unknown;
+  message?: unknown;
+  meta?: { driverAdapterError?: unknown };
+};
 
 function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err as ErrorLike | undefined, depth = 0; e && depth < 6; e = (e.meta?.driverAdapterError ?? e.cause) as ErrorLike | undefined, depth++) {

@@ -86,7 +86,7 @@ export class HttpDrainer {
 
   /** Waits (bounded) until no response is under way and no connection arrived for QUIET_MS. */
   private async quiet(deadline: number): Promise<void> {
-    for (let seen = -1; (seen !== this.accepted || this.responses.size > 0) && Date.now() < deadline; ) {
+    for (let seen = -1; (seen !== this.accepted || this.responses.size > 0) && Date.now() < deadline;) {
       seen = this.accepted;
       await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
       // A poll phase must pass after the timer, or a busy loop never looked at the listening socket.

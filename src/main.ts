@@ -38,15 +38,30 @@ async function main(): Promise<void> {
 }
 
 async function start(config: Config, logger: Logger): Promise<void> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, readUrls: config.databaseReadUrls, dataDir: config.dataDir, poolSize: config.dbPoolSize, timeouts: databaseTimeouts(config), logger });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    readUrls: config.databaseReadUrls,
+    dataDir: config.dataDir,
+    poolSize: config.dbPoolSize,
+    timeouts: databaseTimeouts(config),
+    logger,
+  });
   logger.info({ database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined, readReplicas: db.replicas.length }, 'database opened');
   const services = createServices(db.prisma, config, logger, db.replicas);
   const gateway = await createGateway(config, db, services, logger);
   // Push notifications: the outbox worker, started once the database is ready.
-  const pushOutbox = new PushOutbox(db.prisma, createPushSender(config.firebaseCredentials, logger), logger, { maxAttempts: config.pushMaxAttempts, batchSize: config.pushBatchSize });
+  const pushOutbox = new PushOutbox(db.prisma, createPushSender(config.firebaseCredentials, logger), logger, {
+    maxAttempts: config.pushMaxAttempts,
+    batchSize: config.pushBatchSize,
+  });
   await new Promise<void>((resolve) => gateway.server.listen(config.port, resolve));
   const { port } = gateway.server.address() as AddressInfo;
-  logger.info({ port, role: config.role }, config.role === 'worker' ? `listening on http://localhost:${port} (worker: /healthz, /readyz only)` : `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1)`);
+  logger.info(
+    { port, role: config.role },
+    config.role === 'worker'
+      ? `listening on http://localhost:${port} (worker: /healthz, /readyz only)`
+      : `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1)`,
+  );
   const { metricsServer } = gateway;
   if (metricsServer) {
     await new Promise<void>((resolve) => metricsServer.listen(config.metricsPort, resolve));

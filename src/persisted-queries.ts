@@ -32,7 +32,10 @@ class RedisFirstCache implements KeyValueCache {
   ) {}
 
   async get(key: string): Promise<string | undefined> {
-    return this.attempt(async () => (await this.redis.get(this.prefix + key)) ?? undefined, () => this.local.get(key));
+    return this.attempt(
+      async () => (await this.redis.get(this.prefix + key)) ?? undefined,
+      () => this.local.get(key),
+    );
   }
 
   async set(key: string, value: string, options?: KeyValueCacheSetOptions): Promise<void> {
@@ -44,7 +47,10 @@ class RedisFirstCache implements KeyValueCache {
   }
 
   async delete(key: string): Promise<void> {
-    await this.attempt(async () => void (await this.redis.del(this.prefix + key)), async () => void (await this.local.delete(key)));
+    await this.attempt(
+      async () => void (await this.redis.del(this.prefix + key)),
+      async () => void (await this.local.delete(key)),
+    );
   }
 
   private async attempt<T>(shared: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {

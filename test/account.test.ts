@@ -24,7 +24,9 @@ interface Account {
 /** A fresh investor (no holdings, no requests), so each test owns its account. */
 async function newAccount(): Promise<Account> {
   const email = `account-${++counter}@example.com`;
-  const res = await t.http.post('/api/v1/auth/register').send({ name: `Account ${counter}`, email, password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD });
+  const res = await t.http
+    .post('/api/v1/auth/register')
+    .send({ name: `Account ${counter}`, email, password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD });
   expect(res.status).toBe(201);
   const { user, access_token, refresh_token } = res.body.data;
   return { id: user.id, investorId: user.investor_id, email, access: access_token, refresh: refresh_token };
@@ -163,7 +165,11 @@ describe('POST /api/v1/auth/password/reset', () => {
     const body = { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD };
     const wrongEmail = await reset({ ...body, email: stranger.email, token });
     expect(wrongEmail.status).toBe(422);
-    expect(wrongEmail.body).toEqual({ success: false, message: 'This password reset token is invalid.', errors: { token: ['This password reset token is invalid.'] } });
+    expect(wrongEmail.body).toEqual({
+      success: false,
+      message: 'This password reset token is invalid.',
+      errors: { token: ['This password reset token is invalid.'] },
+    });
     expect((await reset({ ...body, email: account.email, token: 'not-a-token' })).status).toBe(422);
     await t.db.prisma.passwordReset.updateMany({ where: { tokenHash: sha256(token) }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const expired = await reset({ ...body, email: account.email, token });
@@ -235,7 +241,9 @@ describe('PUT /api/v1/auth/password', () => {
     await t.db.prisma.deviceToken.createMany({
       data: sessions.map((s, i) => ({ userId: account.id, sessionId: s.id, token: `device-${account.id}-${i}`, platform: 'IOS' as const })),
     });
-    expect((await changePassword({ current_password: DEMO_PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, account.access)).status).toBe(200);
+    expect(
+      (await changePassword({ current_password: DEMO_PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, account.access)).status,
+    ).toBe(200);
     expect((await me(other)).status).toBe(401);
     const left = await t.db.prisma.deviceToken.findMany({ where: { userId: account.id } });
     expect(left.map((d) => d.sessionId)).toEqual([sessions[0].id]);
@@ -268,7 +276,9 @@ describe('PUT /api/v1/auth/password', () => {
   });
 
   it('needs a bearer token', async () => {
-    const res = await t.http.put('/api/v1/auth/password').send({ current_password: DEMO_PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+    const res = await t.http
+      .put('/api/v1/auth/password')
+      .send({ current_password: DEMO_PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ success: false, message: 'Unauthenticated.' });
   });
@@ -326,7 +336,11 @@ describe('PUT /api/v1/auth/me', () => {
 
   it('has a GraphQL counterpart', async () => {
     const account = await newAccount();
-    const res = await t.gql('mutation ($input: UpdateProfileInput!) { updateProfile(input: $input) { id name phone } }', { input: { name: 'Via GraphQL' } }, account.access);
+    const res = await t.gql(
+      'mutation ($input: UpdateProfileInput!) { updateProfile(input: $input) { id name phone } }',
+      { input: { name: 'Via GraphQL' } },
+      account.access,
+    );
     expect(res).toEqual({ data: { updateProfile: { id: account.id, name: 'Via GraphQL', phone: null } } });
   });
 });
@@ -358,7 +372,9 @@ describe('DELETE /api/v1/auth/me', () => {
     await forgot({ email: `deleted-${account.id}@invalid.local` });
     expect(spy).not.toHaveBeenCalled();
     spy.mockRestore();
-    const again = await t.http.post('/api/v1/auth/register').send({ name: 'Back Again', email: account.email, password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD });
+    const again = await t.http
+      .post('/api/v1/auth/register')
+      .send({ name: 'Back Again', email: account.email, password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD });
     expect(again.status).toBe(201);
   });
 
@@ -380,7 +396,10 @@ describe('DELETE /api/v1/auth/me', () => {
     expect(await t.db.prisma.holding.count({ where: { investorId: user.investor!.id, ownershipPercentage: { gt: 0 } } })).toBeGreaterThan(0);
     const res = await deleteAccount({ password: DEMO_PASSWORD }, token);
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ success: false, message: 'The account cannot be deleted while it holds units or has pending investment or withdrawal requests.' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'The account cannot be deleted while it holds units or has pending investment or withdrawal requests.',
+    });
     const after = await t.db.prisma.user.findUniqueOrThrow({ where: { id: user.id }, include: { investor: true } });
     expect(after).toEqual(user);
     expect((await me(token)).status).toBe(200);
@@ -395,12 +414,16 @@ describe('DELETE /api/v1/auth/me', () => {
       expect((await me(account.access)).status).toBe(200);
     };
     const investing = await newAccount();
-    const request = await t.db.prisma.investmentRequest.create({ data: { investorId: investing.investorId, unitId: unit.id, amount: '1000.00', ownershipPercentage: '0.100000' } });
+    const request = await t.db.prisma.investmentRequest.create({
+      data: { investorId: investing.investorId, unitId: unit.id, amount: '1000.00', ownershipPercentage: '0.100000' },
+    });
     await blocked(investing);
     await t.db.prisma.investmentRequest.update({ where: { id: request.id }, data: { status: 'CANCELLED' } });
 
     const withdrawing = await newAccount();
-    await t.db.prisma.holding.create({ data: { investorId: withdrawing.investorId, unitId: unit.id, ownershipPercentage: '0.000000', investedAmount: '0.00' } });
+    await t.db.prisma.holding.create({
+      data: { investorId: withdrawing.investorId, unitId: unit.id, ownershipPercentage: '0.000000', investedAmount: '0.00' },
+    });
     const withdrawal = await t.db.prisma.withdrawalRequest.create({
       data: { investorId: withdrawing.investorId, unitId: unit.id, ownershipPercentage: '0.100000', investedAmount: '100.00', reason: 'Test' },
     });
@@ -419,7 +442,9 @@ describe('DELETE /api/v1/auth/me', () => {
     expect(last.body.message).toBe('The last administrator account cannot be deleted.');
     expect((await me(admin)).status).toBe(200);
 
-    const second = await t.db.prisma.user.create({ data: { name: 'Second Admin', email: 'second-admin@example.com', passwordHash: await hashPassword(DEMO_PASSWORD), role: 'ADMIN' } });
+    const second = await t.db.prisma.user.create({
+      data: { name: 'Second Admin', email: 'second-admin@example.com', passwordHash: await hashPassword(DEMO_PASSWORD), role: 'ADMIN' },
+    });
     const secondToken = await t.token(second.email);
     expect((await deleteAccount({ password: DEMO_PASSWORD }, secondToken)).status).toBe(200);
     expect((await me(admin)).status).toBe(200);

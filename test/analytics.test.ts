@@ -33,7 +33,9 @@ describe('assetsUnderManagement', () => {
         category: c.name,
         unitsCount: c.units.filter((u) => u.status !== 'DRAFT').length,
         investedTotal: money(holdings.reduce((a, { h }) => a.plus(h.investedAmount), ZERO)),
-        currentValueTotal: money(holdings.reduce((a, { h, value }) => a.plus(h.ownershipPercentage.times(value).dividedBy(100).toDecimalPlaces(2, D.ROUND_HALF_UP)), ZERO)),
+        currentValueTotal: money(
+          holdings.reduce((a, { h, value }) => a.plus(h.ownershipPercentage.times(value).dividedBy(100).toDecimalPlaces(2, D.ROUND_HALF_UP)), ZERO),
+        ),
         holdersCount: new Set(holdings.map(({ h }) => h.investorId)).size,
       };
     });
@@ -49,11 +51,22 @@ describe('distributionTotals', () => {
   type Total = { period: string | null; unitId: number | null; unitName: string | null; count: number; grossAmount: string; fees: string; netAmount: string };
 
   /** Groups the rows in memory, the way the query should in SQL. */
-  function group(rows: Array<{ period: string; unitId: number; grossAmount: Prisma.Decimal; fees: Prisma.Decimal; netAmount: Prisma.Decimal; unit: { name: string } }>, by: 'PERIOD' | 'UNIT'): Total[] {
+  function group(
+    rows: Array<{ period: string; unitId: number; grossAmount: Prisma.Decimal; fees: Prisma.Decimal; netAmount: Prisma.Decimal; unit: { name: string } }>,
+    by: 'PERIOD' | 'UNIT',
+  ): Total[] {
     const groups = new Map<string | number, Total>();
     for (const r of rows) {
       const key = by === 'PERIOD' ? r.period : r.unitId;
-      const g = groups.get(key) ?? { period: by === 'PERIOD' ? r.period : null, unitId: by === 'UNIT' ? r.unitId : null, unitName: by === 'UNIT' ? r.unit.name : null, count: 0, grossAmount: '0', fees: '0', netAmount: '0' };
+      const g = groups.get(key) ?? {
+        period: by === 'PERIOD' ? r.period : null,
+        unitId: by === 'UNIT' ? r.unitId : null,
+        unitName: by === 'UNIT' ? r.unit.name : null,
+        count: 0,
+        grossAmount: '0',
+        fees: '0',
+        netAmount: '0',
+      };
       g.count++;
       g.grossAmount = money(new D(g.grossAmount).plus(r.grossAmount));
       g.fees = money(new D(g.fees).plus(r.fees));
@@ -71,10 +84,15 @@ describe('distributionTotals', () => {
   });
 
   it('groups by unit with a period range, a unit and a status', async () => {
-    const periods = (await t.db.prisma.distribution.findMany({ distinct: ['period'], select: { period: true }, orderBy: { period: 'asc' } })).map((p) => p.period);
+    const periods = (await t.db.prisma.distribution.findMany({ distinct: ['period'], select: { period: true }, orderBy: { period: 'asc' } })).map(
+      (p) => p.period,
+    );
     const [fromPeriod, toPeriod] = [periods[1], periods[periods.length - 2]];
     const res = await t.gql<{ distributionTotals: Total[] }>(QUERY, { filter: { fromPeriod, toPeriod, status: 'DISTRIBUTED' }, groupBy: 'UNIT' }, admin);
-    const rows = await t.db.prisma.distribution.findMany({ where: { period: { gte: fromPeriod, lte: toPeriod }, status: 'DISTRIBUTED' }, include: { unit: true } });
+    const rows = await t.db.prisma.distribution.findMany({
+      where: { period: { gte: fromPeriod, lte: toPeriod }, status: 'DISTRIBUTED' },
+      include: { unit: true },
+    });
     expect(res.data!.distributionTotals).toEqual(group(rows, 'UNIT'));
 
     const unitId = rows[0].unitId;
@@ -94,13 +112,20 @@ describe('distributionTotals', () => {
 describe('withdrawalVolumes', () => {
   it('counts and sums the requests per status, every status listed', async () => {
     const res = await t.gql<{ withdrawalVolumes: Array<{ status: string; count: number; ownershipPercentage: string; investedAmount: string }> }>(
-      `{ withdrawalVolumes { status count ownershipPercentage investedAmount } }`, {}, analyst,
+      `{ withdrawalVolumes { status count ownershipPercentage investedAmount } }`,
+      {},
+      analyst,
     );
     const rows = await t.db.prisma.withdrawalRequest.findMany();
     const expected = ['PENDING', 'APPROVED', 'COMPLETED', 'REJECTED', 'CANCELLED'].map((status) => {
       const mine = rows.filter((r) => r.status === status);
       const pct = mine.reduce((a, r) => a.plus(r.ownershipPercentage), ZERO);
-      return { status, count: mine.length, ownershipPercentage: pct.toFixed(Math.max(2, pct.decimalPlaces())), investedAmount: money(mine.reduce((a, r) => a.plus(r.investedAmount), ZERO)) };
+      return {
+        status,
+        count: mine.length,
+        ownershipPercentage: pct.toFixed(Math.max(2, pct.decimalPlaces())),
+        investedAmount: money(mine.reduce((a, r) => a.plus(r.investedAmount), ZERO)),
+      };
     });
     expect(res.data!.withdrawalVolumes).toEqual(expected);
     expect(expected.every((e) => e.count > 0)).toBe(true);
@@ -108,9 +133,12 @@ describe('withdrawalVolumes', () => {
 });
 
 describe('who may run aggregates', () => {
-  it.each(['assetsUnderManagement { category }', 'distributionTotals { count }', 'withdrawalVolumes { count }'])('%s: investors FORBIDDEN, guests UNAUTHENTICATED, admins allowed', async (field) => {
-    expect((await t.gql(`{ ${field} }`, {}, investor)).errors?.[0].extensions?.code).toBe('FORBIDDEN');
-    expect((await t.gql(`{ ${field} }`)).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
-    expect((await t.gql(`{ ${field} }`, {}, admin)).errors).toBeUndefined();
-  });
+  it.each(['assetsUnderManagement { category }', 'distributionTotals { count }', 'withdrawalVolumes { count }'])(
+    '%s: investors FORBIDDEN, guests UNAUTHENTICATED, admins allowed',
+    async (field) => {
+      expect((await t.gql(`{ ${field} }`, {}, investor)).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+      expect((await t.gql(`{ ${field} }`)).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+      expect((await t.gql(`{ ${field} }`, {}, admin)).errors).toBeUndefined();
+    },
+  );
 });

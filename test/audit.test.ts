@@ -37,8 +37,13 @@ async function gql<T = Record<string, Row>>(query: string, token?: string, varia
 
 /** uploadKycDocument as a GraphQL multipart request (the file as an Upload). */
 async function gqlUpload(token: string) {
-  const res = await t.http.post('/graphql').set({ authorization: `Bearer ${token}`, 'apollo-require-preflight': 'true' })
-    .field('operations', JSON.stringify({ query: 'mutation($f: Upload!) { uploadKycDocument(input: { documentType: PASSPORT, file: $f }) { id } }', variables: { f: null } }))
+  const res = await t.http
+    .post('/graphql')
+    .set({ authorization: `Bearer ${token}`, 'apollo-require-preflight': 'true' })
+    .field(
+      'operations',
+      JSON.stringify({ query: 'mutation($f: Upload!) { uploadKycDocument(input: { documentType: PASSPORT, file: $f }) { id } }', variables: { f: null } }),
+    )
     .field('map', JSON.stringify({ 0: ['variables.f'] }))
     .attach('0', PDF, 'p.pdf');
   return res.body as Awaited<ReturnType<typeof gql<Record<string, Row>>>>;
@@ -60,7 +65,14 @@ async function newAccount() {
   const res = await t.http.post('/api/v1/auth/register').send({ name, email, password, password_confirmation: password });
   expect(res.status).toBe(201);
   secrets.add(res.body.data.access_token).add(res.body.data.refresh_token);
-  return { id: res.body.data.user.id as number, email, name, password, token: res.body.data.access_token as string, refresh: res.body.data.refresh_token as string };
+  return {
+    id: res.body.data.user.id as number,
+    email,
+    name,
+    password,
+    token: res.body.data.access_token as string,
+    refresh: res.body.data.refresh_token as string,
+  };
 }
 
 /**
@@ -75,14 +87,26 @@ async function verifiedHolders(n: number) {
     orderBy: { id: 'asc' },
   });
   const pending = await prisma.withdrawalRequest.groupBy({ by: ['investorId', 'unitId'], where: { status: 'PENDING' }, _sum: { ownershipPercentage: true } });
-  const pendingOf = (h: { investorId: number; unitId: number }) => pending.find((p) => p.investorId === h.investorId && p.unitId === h.unitId)?._sum.ownershipPercentage ?? 0;
+  const pendingOf = (h: { investorId: number; unitId: number }) =>
+    pending.find((p) => p.investorId === h.investorId && p.unitId === h.unitId)?._sum.ownershipPercentage ?? 0;
   const chosen = new Map<number, (typeof holdings)[number]>();
   for (const h of holdings) if (!chosen.has(h.investorId) && h.ownershipPercentage.minus(pendingOf(h)).greaterThan(0.01)) chosen.set(h.investorId, h);
   const list = [...chosen.values()].slice(0, n);
   expect(list).toHaveLength(n);
   for (const h of list) {
     if (!(await prisma.kycDocument.findFirst({ where: { investorId: h.investorId, status: 'APPROVED' } }))) {
-      await prisma.kycDocument.create({ data: { investorId: h.investorId, documentType: 'PASSPORT', storageKey: `kyc/audit-${h.investorId}`, mimeType: 'application/pdf', sizeBytes: 1, checksum: '0'.repeat(64), status: 'APPROVED', reviewedAt: new Date() } });
+      await prisma.kycDocument.create({
+        data: {
+          investorId: h.investorId,
+          documentType: 'PASSPORT',
+          storageKey: `kyc/audit-${h.investorId}`,
+          mimeType: 'application/pdf',
+          sizeBytes: 1,
+          checksum: '0'.repeat(64),
+          status: 'APPROVED',
+          reviewedAt: new Date(),
+        },
+      });
     }
   }
   return Promise.all(list.map(async (h) => ({ ...h, userId: h.investor.user.id, token: await t.token(h.investor.user.email) })));
@@ -97,7 +121,14 @@ async function roomyUnits(count: number, units = 1) {
     const amount = unit.minInvestment.greaterThan(config.minInvestment) ? unit.minInvestment : config.minInvestment;
     const pending = await t.db.prisma.investmentRequest.aggregate({ where: { unitId: unit.id, status: 'PENDING' }, _sum: { ownershipPercentage: true } });
     const free = unit.availablePercentage.minus(pending._sum.ownershipPercentage ?? 0);
-    if (amount.dividedBy(unit.totalValue).times(100).times(count + 1).lessThan(free)) found.push({ unitId: unit.id, amount: amount.toFixed(2) });
+    if (
+      amount
+        .dividedBy(unit.totalValue)
+        .times(100)
+        .times(count + 1)
+        .lessThan(free)
+    )
+      found.push({ unitId: unit.id, amount: amount.toFixed(2) });
     if (found.length === units) return found;
   }
   if (found.length === 0) throw new Error('no unit with room for the test investments');
@@ -126,19 +157,31 @@ describe('security events', () => {
   it('records a failed login with the email as typed (never the password) and a successful one, with request id, IP and user agent', async () => {
     const investor = await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor } });
     const failed = await eventsOf(async () => {
-      const res = await t.http.post('/api/v1/auth/login').set('x-request-id', 'req-audit-1').set('user-agent', 'audit-test/1.0').send({ email: 'Investor@Demo.TEST', password: 'wrong-password-42' });
+      const res = await t.http
+        .post('/api/v1/auth/login')
+        .set('x-request-id', 'req-audit-1')
+        .set('user-agent', 'audit-test/1.0')
+        .send({ email: 'Investor@Demo.TEST', password: 'wrong-password-42' });
       expect(res.status).toBe(422);
     });
     secrets.add('wrong-password-42');
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({
-      action: 'auth.login_failed', actorId: null, targetType: 'user', targetId: String(investor.id),
-      changes: { after: { email: 'Investor@Demo.TEST' } }, requestId: 'req-audit-1', userAgent: 'audit-test/1.0',
+      action: 'auth.login_failed',
+      actorId: null,
+      targetType: 'user',
+      targetId: String(investor.id),
+      changes: { after: { email: 'Investor@Demo.TEST' } },
+      requestId: 'req-audit-1',
+      userAgent: 'audit-test/1.0',
     });
     expect(failed[0].ip).toMatch(/127\.0\.0\.1/);
 
     const ok = await eventsOf(async () => {
-      const res = await t.http.post('/api/v1/auth/login').set('x-request-id', 'bad id with spaces').send({ email: DEMO_EMAILS.investor, password: DEMO_PASSWORD });
+      const res = await t.http
+        .post('/api/v1/auth/login')
+        .set('x-request-id', 'bad id with spaces')
+        .send({ email: DEMO_EMAILS.investor, password: DEMO_PASSWORD });
       expect(res.status).toBe(200);
       secrets.add(res.body.data.access_token).add(res.body.data.refresh_token);
     });
@@ -157,7 +200,9 @@ describe('security events', () => {
     expect(reuse.map((e) => [e.action, e.actorId, e.targetType, e.targetId])).toEqual([['auth.refresh_token_reused', null, 'user', String(account.id)]]);
 
     const again = await newAccount();
-    const logout = await eventsOf(async () => expect((await t.http.post('/api/v1/auth/logout').set('authorization', `Bearer ${again.token}`)).status).toBe(200));
+    const logout = await eventsOf(async () =>
+      expect((await t.http.post('/api/v1/auth/logout').set('authorization', `Bearer ${again.token}`)).status).toBe(200),
+    );
     expect(logout).toHaveLength(1);
     expect(logout[0]).toMatchObject({ action: 'auth.logged_out', actorId: again.id, actorRole: 'INVESTOR', targetType: 'session' });
   });
@@ -166,13 +211,19 @@ describe('security events', () => {
     const account = await newAccount();
     const auth = { authorization: `Bearer ${account.token}` };
     const wrong = await eventsOf(async () => {
-      const res = await t.http.put('/api/v1/auth/password').set(auth).send({ current_password: 'not-it-at-all', password: 'Another-Pw-1', password_confirmation: 'Another-Pw-1' });
+      const res = await t.http
+        .put('/api/v1/auth/password')
+        .set(auth)
+        .send({ current_password: 'not-it-at-all', password: 'Another-Pw-1', password_confirmation: 'Another-Pw-1' });
       expect(res.status).toBe(422);
     });
     expect(wrong).toEqual([]);
     secrets.add('Another-Pw-1').add('New-Pw-Changed-1').add('Reset-Pw-Final-1');
     const changed = await eventsOf(async () => {
-      const res = await t.http.put('/api/v1/auth/password').set(auth).send({ current_password: account.password, password: 'New-Pw-Changed-1', password_confirmation: 'New-Pw-Changed-1' });
+      const res = await t.http
+        .put('/api/v1/auth/password')
+        .set(auth)
+        .send({ current_password: account.password, password: 'New-Pw-Changed-1', password_confirmation: 'New-Pw-Changed-1' });
       expect(res.status).toBe(200);
     });
     expect(changed.map((e) => [e.action, e.actorId, e.targetId])).toEqual([['user.password_changed', account.id, String(account.id)]]);
@@ -183,11 +234,15 @@ describe('security events', () => {
     spy.mockRestore();
     secrets.add(token);
     expect(requested.map((e) => [e.action, e.actorId, e.targetId])).toEqual([['user.password_reset_requested', null, String(account.id)]]);
-    const unknown = await eventsOf(async () => expect((await t.http.post('/api/v1/auth/password/forgot').send({ email: 'nobody-here@example.com' })).status).toBe(200));
+    const unknown = await eventsOf(async () =>
+      expect((await t.http.post('/api/v1/auth/password/forgot').send({ email: 'nobody-here@example.com' })).status).toBe(200),
+    );
     expect(unknown).toEqual([]);
 
     const completed = await eventsOf(async () => {
-      const res = await t.http.post('/api/v1/auth/password/reset').send({ email: account.email, token, password: 'Reset-Pw-Final-1', password_confirmation: 'Reset-Pw-Final-1' });
+      const res = await t.http
+        .post('/api/v1/auth/password/reset')
+        .send({ email: account.email, token, password: 'Reset-Pw-Final-1', password_confirmation: 'Reset-Pw-Final-1' });
       expect(res.status).toBe(200);
     });
     expect(completed.map((e) => [e.action, e.actorId, e.targetId])).toEqual([['user.password_reset_completed', null, String(account.id)]]);
@@ -226,23 +281,46 @@ describe('investor money and identity events', () => {
     expect(created[0]).toMatchObject({ action: 'investment_request.created', targetType: 'investment_request', targetId: String(id) });
     expect(created[0].changes).toMatchObject({ after: { investorId: holder.investorId, unitId, status: 'PENDING' } });
     expect(Number((created[0].changes as { after: { amount: string } }).after.amount)).toBe(Number(amount));
-    const cancelled = await eventsOf(async () => expect((await gql(`mutation { cancelInvestmentRequest(id: ${id}) { id } }`, holder.token)).errors).toBeUndefined());
-    expect(cancelled.map((e) => [e.action, e.targetId, e.changes])).toEqual([['investment_request.cancelled', String(id), { before: { status: 'PENDING' }, after: { status: 'CANCELLED' } }]]);
+    const cancelled = await eventsOf(async () =>
+      expect((await gql(`mutation { cancelInvestmentRequest(id: ${id}) { id } }`, holder.token)).errors).toBeUndefined(),
+    );
+    expect(cancelled.map((e) => [e.action, e.targetId, e.changes])).toEqual([
+      ['investment_request.cancelled', String(id), { before: { status: 'PENDING' }, after: { status: 'CANCELLED' } }],
+    ]);
 
     const withdrawal = await eventsOf(async () => {
-      const res = await t.http.post('/api/v1/withdrawals/requests').set('authorization', `Bearer ${holder.token}`).send({ unit_id: holder.unitId, ownership_percentage: 0.0001, reason: 'audit' });
+      const res = await t.http
+        .post('/api/v1/withdrawals/requests')
+        .set('authorization', `Bearer ${holder.token}`)
+        .send({ unit_id: holder.unitId, ownership_percentage: 0.0001, reason: 'audit' });
       expect(res.status).toBe(201);
       id = res.body.data.id;
     });
     expect(withdrawal).toHaveLength(1);
-    expect(withdrawal[0]).toMatchObject({ action: 'withdrawal_request.created', targetType: 'withdrawal_request', targetId: String(id), actorId: holder.userId });
+    expect(withdrawal[0]).toMatchObject({
+      action: 'withdrawal_request.created',
+      targetType: 'withdrawal_request',
+      targetId: String(id),
+      actorId: holder.userId,
+    });
     expect(withdrawal[0].changes).toMatchObject({ after: { unitId: holder.unitId, ownershipPercentage: '0.0001', reason: 'audit', status: 'PENDING' } });
-    const cancelW = await eventsOf(async () => expect((await gql(`mutation { cancelWithdrawalRequest(id: ${id}) { id } }`, holder.token)).errors).toBeUndefined());
+    const cancelW = await eventsOf(async () =>
+      expect((await gql(`mutation { cancelWithdrawalRequest(id: ${id}) { id } }`, holder.token)).errors).toBeUndefined(),
+    );
     expect(cancelW.map((e) => e.action)).toEqual(['withdrawal_request.cancelled']);
 
     const refused = await eventsOf(async () => {
-      expect((await t.http.post('/api/v1/withdrawals/requests').set('authorization', `Bearer ${holder.token}`).send({ unit_id: holder.unitId, ownership_percentage: 100, reason: 'too much' })).status).toBe(409);
-      expect((await t.http.post('/api/v1/investment-requests').set('authorization', `Bearer ${holder.token}`).send({ unit_id: unitId, amount: 0.001 })).status).toBe(422);
+      expect(
+        (
+          await t.http
+            .post('/api/v1/withdrawals/requests')
+            .set('authorization', `Bearer ${holder.token}`)
+            .send({ unit_id: holder.unitId, ownership_percentage: 100, reason: 'too much' })
+        ).status,
+      ).toBe(409);
+      expect(
+        (await t.http.post('/api/v1/investment-requests').set('authorization', `Bearer ${holder.token}`).send({ unit_id: unitId, amount: 0.001 })).status,
+      ).toBe(422);
       expect((await gql(`mutation { cancelWithdrawalRequest(id: ${id}) { id } }`, holder.token)).errors?.[0].extensions?.code).toBe('CONFLICT');
       expect((await gql('mutation { approveWithdrawalRequest(id: 99999999) { id } }', adminToken)).errors?.[0].extensions?.code).toBe('NOT_FOUND');
     });
@@ -257,7 +335,9 @@ describe('investor money and identity events', () => {
     });
     expect(uploaded).toHaveLength(1);
     expect(uploaded[0]).toMatchObject({ action: 'kyc_document.uploaded', targetType: 'kyc_document', actorId: holder.userId });
-    expect(uploaded[0].changes).toEqual({ after: { investorId: holder.investorId, documentType: 'PASSPORT', mimeType: 'application/pdf', sizeBytes: PDF.length, status: 'PENDING' } });
+    expect(uploaded[0].changes).toEqual({
+      after: { investorId: holder.investorId, documentType: 'PASSPORT', mimeType: 'application/pdf', sizeBytes: PDF.length, status: 'PENDING' },
+    });
   });
 });
 
@@ -273,35 +353,193 @@ describe('back office', () => {
     const { unitId, amount } = await roomyUnit(1);
     return first(await gql(`mutation { createInvestmentRequest(input: { unitId: ${unitId}, amount: "${amount}" }) { id } }`, holder.token)).id as number;
   };
-  const withdraw = async () => first(await gql(`mutation { createWithdrawalRequest(input: { unitId: ${holder.unitId}, ownershipPercentage: "0.0001", reason: "audit" }) { id } }`, holder.token)).id as number;
+  const withdraw = async () =>
+    first(
+      await gql(
+        `mutation { createWithdrawalRequest(input: { unitId: ${holder.unitId}, ownershipPercentage: "0.0001", reason: "audit" }) { id } }`,
+        holder.token,
+      ),
+    ).id as number;
   const upload = async () => first(await gqlUpload(holder.token)).id as number;
-  const declare = async (period: string) => first(await gql(`mutation { declareDistribution(input: { unitId: ${holder.unitId}, period: "${period}", type: DIVIDEND, grossAmount: "1000", feeRate: "0.01" }) { id } }`, adminToken)).id as number;
-  const pendingPayout = async () => (await t.db.prisma.payout.findFirstOrThrow({ where: { status: 'PENDING', distribution: { declarationId: ids.declaration } }, orderBy: { id: 'asc' } })).id;
+  const declare = async (period: string) =>
+    first(
+      await gql(
+        `mutation { declareDistribution(input: { unitId: ${holder.unitId}, period: "${period}", type: DIVIDEND, grossAmount: "1000", feeRate: "0.01" }) { id } }`,
+        adminToken,
+      ),
+    ).id as number;
+  const pendingPayout = async () =>
+    (await t.db.prisma.payout.findFirstOrThrow({ where: { status: 'PENDING', distribution: { declarationId: ids.declaration } }, orderBy: { id: 'asc' } })).id;
   const steps: Step[] = [
-    { mutation: 'createCategory', action: 'category.created', targetType: 'category', call: async () => ({ query: 'mutation { createCategory(input: { name: "Audit Category", slug: "audit-category", description: "For the audit test", icon: "home", color: "#112233" }) { id } }', targetId: 'new' }) },
-    { mutation: 'updateCategory', action: 'category.updated', targetType: 'category', call: async () => ({ query: `mutation { updateCategory(id: ${ids.category}, input: { description: "Changed" }) { id } }`, targetId: ids.category }) },
-    { mutation: 'createUnit', action: 'unit.created', targetType: 'unit', call: async () => ({ query: `mutation { createUnit(input: { code: "AUDIT-1", name: "Audit Unit", description: "d", location: "Lisbon", categoryId: ${ids.category}, totalValue: "1000000", minInvestment: "100", expectedReturn: "5" }) { id } }`, targetId: 'new' }) },
-    { mutation: 'updateUnit', action: 'unit.updated', targetType: 'unit', call: async () => ({ query: `mutation { updateUnit(id: ${ids.unit}, input: { status: AVAILABLE }) { id } }`, targetId: ids.unit }) },
-    { mutation: 'recordUnitValuation', action: 'unit.valuation_recorded', targetType: 'unit', call: async () => ({ query: `mutation { recordUnitValuation(unitId: ${ids.unit}, value: "1100000", valuedAt: "${new Date(Date.now() - 60_000).toISOString()}") { id } }`, targetId: ids.unit }) },
-    { mutation: 'upsertLegalText', action: 'legal_text.published', targetType: 'legal_text', call: async () => ({ query: 'mutation { upsertLegalText(input: { kind: PRIVACY_POLICY, title: "Privacy", content: "New privacy text" }) { version } }', targetId: 'PRIVACY_POLICY' }) },
-    { mutation: 'updateAppConfig', action: 'app_config.updated', targetType: 'app_config', call: async () => ({ query: 'mutation { updateAppConfig(input: { supportEmail: "audit-support@example.com" }) { supportEmail } }', targetId: 1 }) },
-    { mutation: 'approveInvestmentRequest', action: 'investment_request.approved', targetType: 'investment_request', call: async () => { const id = await invest(); return { query: `mutation { approveInvestmentRequest(id: ${id}) { id } }`, targetId: id }; } },
-    { mutation: 'rejectInvestmentRequest', action: 'investment_request.rejected', targetType: 'investment_request', call: async () => { const id = await invest(); return { query: `mutation { rejectInvestmentRequest(id: ${id}, reason: "No") { id } }`, targetId: id }; } },
-    { mutation: 'approveWithdrawalRequest', action: 'withdrawal_request.approved', targetType: 'withdrawal_request', call: async () => { ids.withdrawal = await withdraw(); return { query: `mutation { approveWithdrawalRequest(id: ${ids.withdrawal}) { id } }`, targetId: ids.withdrawal }; } },
-    { mutation: 'completeWithdrawalRequest', action: 'withdrawal_request.completed', targetType: 'withdrawal_request', call: async () => ({ query: `mutation { completeWithdrawalRequest(id: ${ids.withdrawal}) { id } }`, targetId: ids.withdrawal }) },
-    { mutation: 'rejectWithdrawalRequest', action: 'withdrawal_request.rejected', targetType: 'withdrawal_request', call: async () => { const id = await withdraw(); return { query: `mutation { rejectWithdrawalRequest(id: ${id}, reason: "No") { id } }`, targetId: id }; } },
-    { mutation: 'declareDistribution', action: 'distribution_declaration.declared', targetType: 'distribution_declaration', call: async () => ({ query: `mutation { declareDistribution(input: { unitId: ${holder.unitId}, period: "2039-Q1", type: DIVIDEND, grossAmount: "1000", feeRate: "0.01" }) { id } }`, targetId: 'new' }) },
-    { mutation: 'approveDistribution', action: 'distribution_declaration.approved', targetType: 'distribution_declaration', call: async () => ({ query: `mutation { approveDistribution(id: ${ids.declaration}) { id } }`, targetId: ids.declaration }) },
-    { mutation: 'distributeDistribution', action: 'distribution_declaration.distributed', targetType: 'distribution_declaration', call: async () => ({ query: `mutation { distributeDistribution(id: ${ids.declaration}) { id } }`, targetId: ids.declaration }) },
-    { mutation: 'cancelDistribution', action: 'distribution_declaration.cancelled', targetType: 'distribution_declaration', call: async () => { const id = await declare('2039-Q2'); return { query: `mutation { cancelDistribution(id: ${id}) { id } }`, targetId: id }; } },
-    { mutation: 'markPayoutPaid', action: 'payout.paid', targetType: 'payout', call: async () => { const id = await pendingPayout(); return { query: `mutation { markPayoutPaid(id: ${id}) { id } }`, targetId: id }; } },
-    { mutation: 'markPayoutFailed', action: 'payout.failed', targetType: 'payout', call: async () => { const id = await pendingPayout(); return { query: `mutation { markPayoutFailed(id: ${id}) { id } }`, targetId: id }; } },
-    { mutation: 'approveKycDocument', action: 'kyc_document.approved', targetType: 'kyc_document', call: async () => { const id = await upload(); return { query: `mutation { approveKycDocument(id: ${id}) { id } }`, targetId: id }; } },
-    { mutation: 'rejectKycDocument', action: 'kyc_document.rejected', targetType: 'kyc_document', call: async () => { const id = await upload(); return { query: `mutation { rejectKycDocument(id: ${id}, reason: "Blurred") { id } }`, targetId: id }; } },
+    {
+      mutation: 'createCategory',
+      action: 'category.created',
+      targetType: 'category',
+      call: async () => ({
+        query:
+          'mutation { createCategory(input: { name: "Audit Category", slug: "audit-category", description: "For the audit test", icon: "home", color: "#112233" }) { id } }',
+        targetId: 'new',
+      }),
+    },
+    {
+      mutation: 'updateCategory',
+      action: 'category.updated',
+      targetType: 'category',
+      call: async () => ({ query: `mutation { updateCategory(id: ${ids.category}, input: { description: "Changed" }) { id } }`, targetId: ids.category }),
+    },
+    {
+      mutation: 'createUnit',
+      action: 'unit.created',
+      targetType: 'unit',
+      call: async () => ({
+        query: `mutation { createUnit(input: { code: "AUDIT-1", name: "Audit Unit", description: "d", location: "Lisbon", categoryId: ${ids.category}, totalValue: "1000000", minInvestment: "100", expectedReturn: "5" }) { id } }`,
+        targetId: 'new',
+      }),
+    },
+    {
+      mutation: 'updateUnit',
+      action: 'unit.updated',
+      targetType: 'unit',
+      call: async () => ({ query: `mutation { updateUnit(id: ${ids.unit}, input: { status: AVAILABLE }) { id } }`, targetId: ids.unit }),
+    },
+    {
+      mutation: 'recordUnitValuation',
+      action: 'unit.valuation_recorded',
+      targetType: 'unit',
+      call: async () => ({
+        query: `mutation { recordUnitValuation(unitId: ${ids.unit}, value: "1100000", valuedAt: "${new Date(Date.now() - 60_000).toISOString()}") { id } }`,
+        targetId: ids.unit,
+      }),
+    },
+    {
+      mutation: 'upsertLegalText',
+      action: 'legal_text.published',
+      targetType: 'legal_text',
+      call: async () => ({
+        query: 'mutation { upsertLegalText(input: { kind: PRIVACY_POLICY, title: "Privacy", content: "New privacy text" }) { version } }',
+        targetId: 'PRIVACY_POLICY',
+      }),
+    },
+    {
+      mutation: 'updateAppConfig',
+      action: 'app_config.updated',
+      targetType: 'app_config',
+      call: async () => ({ query: 'mutation { updateAppConfig(input: { supportEmail: "audit-support@example.com" }) { supportEmail } }', targetId: 1 }),
+    },
+    {
+      mutation: 'approveInvestmentRequest',
+      action: 'investment_request.approved',
+      targetType: 'investment_request',
+      call: async () => {
+        const id = await invest();
+        return { query: `mutation { approveInvestmentRequest(id: ${id}) { id } }`, targetId: id };
+      },
+    },
+    {
+      mutation: 'rejectInvestmentRequest',
+      action: 'investment_request.rejected',
+      targetType: 'investment_request',
+      call: async () => {
+        const id = await invest();
+        return { query: `mutation { rejectInvestmentRequest(id: ${id}, reason: "No") { id } }`, targetId: id };
+      },
+    },
+    {
+      mutation: 'approveWithdrawalRequest',
+      action: 'withdrawal_request.approved',
+      targetType: 'withdrawal_request',
+      call: async () => {
+        ids.withdrawal = await withdraw();
+        return { query: `mutation { approveWithdrawalRequest(id: ${ids.withdrawal}) { id } }`, targetId: ids.withdrawal };
+      },
+    },
+    {
+      mutation: 'completeWithdrawalRequest',
+      action: 'withdrawal_request.completed',
+      targetType: 'withdrawal_request',
+      call: async () => ({ query: `mutation { completeWithdrawalRequest(id: ${ids.withdrawal}) { id } }`, targetId: ids.withdrawal }),
+    },
+    {
+      mutation: 'rejectWithdrawalRequest',
+      action: 'withdrawal_request.rejected',
+      targetType: 'withdrawal_request',
+      call: async () => {
+        const id = await withdraw();
+        return { query: `mutation { rejectWithdrawalRequest(id: ${id}, reason: "No") { id } }`, targetId: id };
+      },
+    },
+    {
+      mutation: 'declareDistribution',
+      action: 'distribution_declaration.declared',
+      targetType: 'distribution_declaration',
+      call: async () => ({
+        query: `mutation { declareDistribution(input: { unitId: ${holder.unitId}, period: "2039-Q1", type: DIVIDEND, grossAmount: "1000", feeRate: "0.01" }) { id } }`,
+        targetId: 'new',
+      }),
+    },
+    {
+      mutation: 'approveDistribution',
+      action: 'distribution_declaration.approved',
+      targetType: 'distribution_declaration',
+      call: async () => ({ query: `mutation { approveDistribution(id: ${ids.declaration}) { id } }`, targetId: ids.declaration }),
+    },
+    {
+      mutation: 'distributeDistribution',
+      action: 'distribution_declaration.distributed',
+      targetType: 'distribution_declaration',
+      call: async () => ({ query: `mutation { distributeDistribution(id: ${ids.declaration}) { id } }`, targetId: ids.declaration }),
+    },
+    {
+      mutation: 'cancelDistribution',
+      action: 'distribution_declaration.cancelled',
+      targetType: 'distribution_declaration',
+      call: async () => {
+        const id = await declare('2039-Q2');
+        return { query: `mutation { cancelDistribution(id: ${id}) { id } }`, targetId: id };
+      },
+    },
+    {
+      mutation: 'markPayoutPaid',
+      action: 'payout.paid',
+      targetType: 'payout',
+      call: async () => {
+        const id = await pendingPayout();
+        return { query: `mutation { markPayoutPaid(id: ${id}) { id } }`, targetId: id };
+      },
+    },
+    {
+      mutation: 'markPayoutFailed',
+      action: 'payout.failed',
+      targetType: 'payout',
+      call: async () => {
+        const id = await pendingPayout();
+        return { query: `mutation { markPayoutFailed(id: ${id}) { id } }`, targetId: id };
+      },
+    },
+    {
+      mutation: 'approveKycDocument',
+      action: 'kyc_document.approved',
+      targetType: 'kyc_document',
+      call: async () => {
+        const id = await upload();
+        return { query: `mutation { approveKycDocument(id: ${id}) { id } }`, targetId: id };
+      },
+    },
+    {
+      mutation: 'rejectKycDocument',
+      action: 'kyc_document.rejected',
+      targetType: 'kyc_document',
+      call: async () => {
+        const id = await upload();
+        return { query: `mutation { rejectKycDocument(id: ${id}, reason: "Blurred") { id } }`, targetId: id };
+      },
+    },
   ];
 
   it('has a step for every admin mutation of the schema', () => {
-    const adminOnly = Object.entries(MATRIX.Mutation).filter(([, roles]) => roles.length === 1 && roles[0] === 'admin').map(([name]) => name);
+    const adminOnly = Object.entries(MATRIX.Mutation)
+      .filter(([, roles]) => roles.length === 1 && roles[0] === 'admin')
+      .map(([name]) => name);
     expect(steps.map((s) => s.mutation).sort()).toEqual(adminOnly.sort());
   });
 
@@ -316,7 +554,9 @@ describe('back office', () => {
       if (step.mutation === 'createUnit') ids.unit = result.id;
       if (step.mutation === 'declareDistribution') ids.declaration = result.id;
       const target = String(targetId === 'new' ? result.id : targetId);
-      const mine = events.find((e) => e.action === step.action && e.targetType === step.targetType && e.targetId === target && e.actorId === adminId && e.actorRole === 'ADMIN');
+      const mine = events.find(
+        (e) => e.action === step.action && e.targetType === step.targetType && e.targetId === target && e.actorId === adminId && e.actorRole === 'ADMIN',
+      );
       outcomes.push(`${step.mutation}: ${mine ? 'recorded' : `missing (got ${events.map((e) => e.action).join(', ') || 'none'})`}`);
     }
     expect(outcomes).toEqual(steps.map((s) => `${s.mutation}: recorded`));
@@ -339,21 +579,44 @@ describe('auditEvents and the CSV export', () => {
   });
 
   it('lists newest first in the paginated shape, filtered, for admins only', async () => {
-    const res = await gql<{ auditEvents: { items: { id: string; occurredAt: string; actor: { id: number; role: string } | null; action: string; target: { type: string; id: string } | null; changes: unknown }[]; pageInfo: { total: number } } }>(
+    const res = await gql<{
+      auditEvents: {
+        items: {
+          id: string;
+          occurredAt: string;
+          actor: { id: number; role: string } | null;
+          action: string;
+          target: { type: string; id: string } | null;
+          changes: unknown;
+        }[];
+        pageInfo: { total: number };
+      };
+    }>(
       `query { auditEvents(filter: { action: "category.updated" }, perPage: 5) { items { id occurredAt actor { id role } action target { type id } changes requestId ip userAgent } pageInfo { currentPage perPage total lastPage from to hasNextPage hasPreviousPage } } }`,
       adminToken,
     );
     expect(res.errors).toBeUndefined();
     const page = res.data!.auditEvents;
     expect(page.pageInfo.total).toBe(await t.db.prisma.auditEvent.count({ where: { action: 'category.updated' } }));
-    expect(page.items[0]).toMatchObject({ action: 'category.updated', actor: { id: adminId, role: 'ADMIN' }, target: { type: 'category' }, changes: { after: { description: 'Changed' } } });
+    expect(page.items[0]).toMatchObject({
+      action: 'category.updated',
+      actor: { id: adminId, role: 'ADMIN' },
+      target: { type: 'category' },
+      changes: { after: { description: 'Changed' } },
+    });
 
-    const all = await gql<{ auditEvents: { items: { id: string; occurredAt: string }[] } }>('query { auditEvents(perPage: 100) { items { id occurredAt } } }', adminToken);
+    const all = await gql<{ auditEvents: { items: { id: string; occurredAt: string }[] } }>(
+      'query { auditEvents(perPage: 100) { items { id occurredAt } } }',
+      adminToken,
+    );
     const items = all.data!.auditEvents.items;
     const sorted = [...items].sort((a, b) => b.occurredAt.localeCompare(a.occurredAt) || Number(BigInt(b.id) - BigInt(a.id)));
     expect(items).toEqual(sorted);
 
-    const byActor = await gql<{ auditEvents: { items: { actor: { id: number } }[] } }>(`query { auditEvents(filter: { actorId: ${adminId}, targetType: "unit", from: "2000-01-01T00:00:00Z" }) { items { actor { id } target { type } } } }`, adminToken);
+    const byActor = await gql<{ auditEvents: { items: { actor: { id: number } }[] } }>(
+      `query { auditEvents(filter: { actorId: ${adminId}, targetType: "unit", from: "2000-01-01T00:00:00Z" }) { items { actor { id } target { type } } } }`,
+      adminToken,
+    );
     expect(byActor.data!.auditEvents.items.length).toBeGreaterThan(0);
     expect(byActor.data!.auditEvents.items.every((e) => e.actor.id === adminId)).toBe(true);
 
@@ -363,13 +626,19 @@ describe('auditEvents and the CSV export', () => {
   });
 
   it('exports a filtered range as CSV through a signed link', async () => {
-    const link = await gql<{ auditEventsExport: { url: string; contentType: string } }>('query { auditEventsExport(filter: { targetType: "payout" }) { url contentType } }', adminToken);
+    const link = await gql<{ auditEventsExport: { url: string; contentType: string } }>(
+      'query { auditEventsExport(filter: { targetType: "payout" }) { url contentType } }',
+      adminToken,
+    );
     expect(link.errors).toBeUndefined();
-    const res = await t.http.get(link.data!.auditEventsExport.url).buffer(true).parse((r, cb) => {
-      let text = '';
-      r.on('data', (c: Buffer) => (text += c.toString()));
-      r.on('end', () => cb(null, text));
-    });
+    const res = await t.http
+      .get(link.data!.auditEventsExport.url)
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString()));
+        r.on('end', () => cb(null, text));
+      });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/csv/);
     const lines = (res.body as string).trim().split('\n');
@@ -390,8 +659,14 @@ describe('the hash chain', () => {
         const h = holders[i % holders.length];
         const { unitId, amount } = units[i % units.length];
         return i % 2
-          ? t.http.post('/api/v1/investment-requests').set('authorization', `Bearer ${h.token}`).send({ unit_id: unitId, amount: Number(amount) })
-          : t.http.post('/api/v1/withdrawals/requests').set('authorization', `Bearer ${h.token}`).send({ unit_id: h.unitId, ownership_percentage: 0.0001, reason: 'load' });
+          ? t.http
+              .post('/api/v1/investment-requests')
+              .set('authorization', `Bearer ${h.token}`)
+              .send({ unit_id: unitId, amount: Number(amount) })
+          : t.http
+              .post('/api/v1/withdrawals/requests')
+              .set('authorization', `Bearer ${h.token}`)
+              .send({ unit_id: h.unitId, ownership_percentage: 0.0001, reason: 'load' });
       }),
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(201));
@@ -405,7 +680,9 @@ describe('the hash chain', () => {
 
   it('refuses UPDATE, DELETE and TRUNCATE on the trail', async () => {
     await sealAll();
-    await expect(t.db.prisma.$executeRawUnsafe(`UPDATE audit_events SET action = 'x' WHERE id = (SELECT min(id) FROM audit_events)`)).rejects.toThrow(/append-only/);
+    await expect(t.db.prisma.$executeRawUnsafe(`UPDATE audit_events SET action = 'x' WHERE id = (SELECT min(id) FROM audit_events)`)).rejects.toThrow(
+      /append-only/,
+    );
     await expect(t.db.prisma.$executeRawUnsafe('DELETE FROM audit_events WHERE id = (SELECT min(id) FROM audit_events)')).rejects.toThrow(/append-only/);
     await expect(t.db.prisma.$executeRawUnsafe('DELETE FROM audit_seals')).rejects.toThrow(/append-only/);
     await expect(t.db.prisma.$executeRawUnsafe('TRUNCATE audit_events')).rejects.toThrow(/append-only/);

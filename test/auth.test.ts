@@ -62,7 +62,9 @@ describe('login', () => {
 
 describe('register', () => {
   it('creates an investor (201) who can use the token at once', async () => {
-    const res = await t.http.post('/api/v1/auth/register').send({ name: 'New Person', email: 'New.Person@Example.com', password: 'Secret123', password_confirmation: 'Secret123', phone: '+441234567' });
+    const res = await t.http
+      .post('/api/v1/auth/register')
+      .send({ name: 'New Person', email: 'New.Person@Example.com', password: 'Secret123', password_confirmation: 'Secret123', phone: '+441234567' });
     expect(res.status).toBe(201);
     expect(res.body.data.user).toMatchObject({ email: 'new.person@example.com', role: 'investor', phone: '+441234567' });
     expect(res.body.data.user.investor_id).toEqual(expect.any(Number));
@@ -74,7 +76,9 @@ describe('register', () => {
 
   it('rejects a taken email, a weak password and a confirmation mismatch, writing nothing', async () => {
     const before = await t.db.prisma.user.count();
-    const taken = await t.http.post('/api/v1/auth/register').send({ name: 'X', email: DEMO_EMAILS.investor, password: 'Secret123', password_confirmation: 'Different1' });
+    const taken = await t.http
+      .post('/api/v1/auth/register')
+      .send({ name: 'X', email: DEMO_EMAILS.investor, password: 'Secret123', password_confirmation: 'Different1' });
     expect(taken.status).toBe(422);
     expect(Object.keys(taken.body.errors).sort()).toEqual(['email', 'password']);
     const weak = await t.http.post('/api/v1/auth/register').send({ name: 'X', email: 'weak@example.com', password: 'short', password_confirmation: 'short' });

@@ -22,7 +22,9 @@ let counter = 0;
 /** A category written straight to the database (e.g. an inactive one). */
 function makeCategory(data: { isActive?: boolean; isFeatured?: boolean } = {}) {
   const n = ++counter;
-  return t.db.prisma.category.create({ data: { name: `Test Category ${n}`, slug: `test-category-${n}`, description: 'For tests.', icon: 'star', color: '#00838F', ...data } });
+  return t.db.prisma.category.create({
+    data: { name: `Test Category ${n}`, slug: `test-category-${n}`, description: 'For tests.', icon: 'star', color: '#00838F', ...data },
+  });
 }
 
 const availableUnits = (categoryId: number) => t.db.prisma.unit.count({ where: { categoryId, status: 'AVAILABLE' } });
@@ -41,7 +43,12 @@ describe('GET /api/v1/categories', () => {
       expect(c.units_count).toBe(await availableUnits(c.id));
     }
     const first = expected[0];
-    expect(res.body.data[0]).toMatchObject({ name: first.name, slug: first.slug, is_featured: first.isFeatured, created_at: first.createdAt.toISOString().slice(0, 19) + '+00:00' });
+    expect(res.body.data[0]).toMatchObject({
+      name: first.name,
+      slug: first.slug,
+      is_featured: first.isFeatured,
+      created_at: first.createdAt.toISOString().slice(0, 19) + '+00:00',
+    });
     // Not every unit counts: the seed has FUNDED, CLOSED and DRAFT units too.
     const counted = res.body.data.reduce((n: number, c: { units_count: number }) => n + c.units_count, 0);
     expect(counted).toBeLessThan(await t.db.prisma.unit.count());
@@ -86,7 +93,11 @@ describe('GraphQL categories', () => {
   it('serves the same list as REST; includeInactive works for staff only', async () => {
     const inactive = await makeCategory({ isActive: false });
     const query = `query($all: Boolean) { categories(includeInactive: $all) { id isActive unitsCount } }`;
-    const [rest, mine, staff] = await Promise.all([get('/api/v1/categories'), t.gql<{ categories: Array<{ id: number; isActive: boolean }> }>(query, { all: true }, investorToken), t.gql<{ categories: Array<{ id: number }> }>(query, { all: true }, adminToken)]);
+    const [rest, mine, staff] = await Promise.all([
+      get('/api/v1/categories'),
+      t.gql<{ categories: Array<{ id: number; isActive: boolean }> }>(query, { all: true }, investorToken),
+      t.gql<{ categories: Array<{ id: number }> }>(query, { all: true }, adminToken),
+    ]);
     expect(mine.data!.categories.map((c) => c.id)).toEqual(rest.body.data.map((c: { id: number }) => c.id));
     expect(mine.data!.categories.every((c) => c.isActive)).toBe(true);
     expect(staff.data!.categories.map((c) => c.id)).toContain(inactive.id);
@@ -102,12 +113,26 @@ describe('GraphQL categories', () => {
 });
 
 describe('createCategory (admin)', () => {
-  const input = (n: string) => ({ name: `Infrastructure ${n}`, slug: `infrastructure-${n}`, description: 'Toll roads and bridges.', icon: 'briefcase', color: '#37474f', isFeatured: true });
+  const input = (n: string) => ({
+    name: `Infrastructure ${n}`,
+    slug: `infrastructure-${n}`,
+    description: 'Toll roads and bridges.',
+    icon: 'briefcase',
+    color: '#37474f',
+    isFeatured: true,
+  });
 
   it('creates an active category with no units', async () => {
     const res = await t.gql<{ createCategory: Record<string, unknown> }>(CREATE, { input: input('a') }, adminToken);
     expect(res.errors).toBeUndefined();
-    expect(res.data!.createCategory).toMatchObject({ name: 'Infrastructure a', slug: 'infrastructure-a', color: '#37474F', isFeatured: true, isActive: true, unitsCount: 0 });
+    expect(res.data!.createCategory).toMatchObject({
+      name: 'Infrastructure a',
+      slug: 'infrastructure-a',
+      color: '#37474F',
+      isFeatured: true,
+      isActive: true,
+      unitsCount: 0,
+    });
     const list = await get('/api/v1/categories');
     expect(list.body.data.map((c: { slug: string }) => c.slug)).toContain('infrastructure-a');
   });
@@ -116,7 +141,10 @@ describe('createCategory (admin)', () => {
     const existing = await t.db.prisma.category.findFirstOrThrow();
     const before = await t.db.prisma.category.count();
     const taken = await t.gql(CREATE, { input: { ...input('b'), name: existing.name, slug: existing.slug } }, adminToken);
-    expect(taken.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { name: ['The name has already been taken.'], slug: ['The slug has already been taken.'] } });
+    expect(taken.errors?.[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: { name: ['The name has already been taken.'], slug: ['The slug has already been taken.'] },
+    });
     const bad = await t.gql(CREATE, { input: { ...input('c'), name: '', slug: 'Not A Slug', color: 'green', icon: '' } }, adminToken);
     expect(bad.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect(Object.keys(bad.errors?.[0].extensions?.fields as object).sort()).toEqual(['color', 'icon', 'name', 'slug']);
@@ -139,9 +167,20 @@ describe('createCategory (admin)', () => {
 describe('updateCategory (admin)', () => {
   it('changes only the fields given', async () => {
     const category = await makeCategory();
-    const res = await t.gql<{ updateCategory: Record<string, unknown> }>(UPDATE, { id: category.id, input: { description: 'Updated.', isFeatured: true } }, adminToken);
+    const res = await t.gql<{ updateCategory: Record<string, unknown> }>(
+      UPDATE,
+      { id: category.id, input: { description: 'Updated.', isFeatured: true } },
+      adminToken,
+    );
     expect(res.errors).toBeUndefined();
-    expect(res.data!.updateCategory).toMatchObject({ id: category.id, name: category.name, slug: category.slug, description: 'Updated.', isFeatured: true, isActive: true });
+    expect(res.data!.updateCategory).toMatchObject({
+      id: category.id,
+      name: category.name,
+      slug: category.slug,
+      description: 'Updated.',
+      isFeatured: true,
+      isActive: true,
+    });
   });
 
   it('deactivates a category: hidden from investors, kept for staff', async () => {

@@ -22,7 +22,9 @@ const NEWEST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 let counter = 0;
 function makeCategory(isActive = true) {
   counter++;
-  return t.db.prisma.category.create({ data: { name: `Club ${counter}`, slug: `club-${counter}`, description: 'x', icon: 'star', color: '#00838F', isActive } });
+  return t.db.prisma.category.create({
+    data: { name: `Club ${counter}`, slug: `club-${counter}`, description: 'x', icon: 'star', color: '#00838F', isActive },
+  });
 }
 
 const memberships = () => t.db.prisma.categoryMembership.findMany({ orderBy: { id: 'asc' } });
@@ -49,7 +51,9 @@ describe('GET /api/v1/category-memberships', () => {
     expect(ids(all.body.data)).toEqual(ids(await t.db.prisma.categoryMembership.findMany({ orderBy: NEWEST })));
     const other = await t.db.prisma.categoryMembership.findFirstOrThrow({ where: { investorId: { not: demoInvestorId } } });
     const filtered = await get(`${BASE}?investor_id=${other.investorId}&status=${other.status.toLowerCase()}`, adminToken);
-    expect(ids(filtered.body.data)).toEqual(ids(await t.db.prisma.categoryMembership.findMany({ where: { investorId: other.investorId, status: other.status }, orderBy: NEWEST })));
+    expect(ids(filtered.body.data)).toEqual(
+      ids(await t.db.prisma.categoryMembership.findMany({ where: { investorId: other.investorId, status: other.status }, orderBy: NEWEST })),
+    );
     // An investor's investor_id filter cannot widen the scope.
     const mine = await get(`${BASE}?investor_id=${other.investorId}`);
     expect(mine.body.data.every((m: { id: number }) => m.id !== other.id)).toBe(true);
@@ -111,7 +115,11 @@ describe('POST /api/v1/category-memberships', () => {
     const before = await memberships();
     const missing = await post({});
     expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({ success: false, message: 'The category id field is required.', errors: { category_id: ['The category id field is required.'] } });
+    expect(missing.body).toEqual({
+      success: false,
+      message: 'The category id field is required.',
+      errors: { category_id: ['The category id field is required.'] },
+    });
     expect((await post({ category_id: 'abc' })).body.errors).toEqual({ category_id: ['The category id field must be an integer.'] });
     expect((await post({ category_id: 0 })).body.errors).toHaveProperty('category_id');
     for (const id of [inactive.id, 99999999]) {
@@ -145,7 +153,18 @@ describe('GET /api/v1/category-memberships/available-categories', () => {
     });
     expect(ids(res.body.data)).toEqual(ids(expected));
     expect(ids(res.body.data)).not.toContain(inactive.id);
-    expect(Object.keys(res.body.data[0])).toEqual(['id', 'name', 'slug', 'description', 'icon', 'color', 'is_featured', 'units_count', 'created_at', 'updated_at']);
+    expect(Object.keys(res.body.data[0])).toEqual([
+      'id',
+      'name',
+      'slug',
+      'description',
+      'icon',
+      'color',
+      'is_featured',
+      'units_count',
+      'created_at',
+      'updated_at',
+    ]);
   });
 
   it('is for investors only', async () => {
@@ -198,9 +217,14 @@ describe('GraphQL category memberships', () => {
     const join = `mutation($c: Int!) { createCategoryMembership(categoryId: $c) { id } }`;
     await t.gql(join, { c: category.id }, investorToken);
     expect((await t.gql(join, { c: category.id }, investorToken)).errors?.[0].extensions?.code).toBe('CONFLICT');
-    expect((await t.gql(join, { c: 0 }, investorToken)).errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { categoryId: [expect.any(String)] } });
+    expect((await t.gql(join, { c: 0 }, investorToken)).errors?.[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: { categoryId: [expect.any(String)] },
+    });
     expect((await t.gql(join, { c: category.id }, adminToken)).errors?.[0].extensions?.code).toBe('FORBIDDEN');
     const other = await t.db.prisma.categoryMembership.findFirstOrThrow({ where: { investorId: { not: demoInvestorId } } });
-    expect((await t.gql(`query($id: Int!) { categoryMembership(id: $id) { id } }`, { id: other.id }, investorToken)).errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect((await t.gql(`query($id: Int!) { categoryMembership(id: $id) { id } }`, { id: other.id }, investorToken)).errors?.[0].extensions?.code).toBe(
+      'NOT_FOUND',
+    );
   });
 });

@@ -32,7 +32,10 @@ async function listen(t: TestGateway): Promise<string> {
 
 /** The error a call threw (fails the test when it did not throw one). */
 async function failure(call: Promise<unknown>): Promise<GraphQLRequestError> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(GraphQLRequestError);
   return error as GraphQLRequestError;
 }
@@ -161,8 +164,15 @@ describe('TRUSTED_DOCUMENTS=only', () => {
   afterAll(() => t.close());
 
   const post = async (body: object, token?: string) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; errors?: Array<{ message: string; extensions: { code: string } }> } };
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+      body: JSON.stringify(body),
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { data?: Record<string, unknown>; errors?: Array<{ message: string; extensions: { code: string } }> },
+    };
   };
 
   it('refuses a free query from an investor or a guest (400 PERSISTED_DOCUMENT_REQUIRED), even one from the manifest', async () => {
@@ -179,7 +189,10 @@ describe('TRUSTED_DOCUMENTS=only', () => {
     const query = '{ me { email } }';
     const { createHash } = await import('node:crypto');
     const sha256Hash = createHash('sha256').update(query).digest('hex');
-    for (const body of [{ query, extensions: { persistedQuery: { version: 1, sha256Hash } } }, { extensions: { persistedQuery: { version: 1, sha256Hash } } }]) {
+    for (const body of [
+      { query, extensions: { persistedQuery: { version: 1, sha256Hash } } },
+      { extensions: { persistedQuery: { version: 1, sha256Hash } } },
+    ]) {
       const res = await post(body, investor);
       expect(res.status).toBe(400);
       expect(res.body.errors?.[0].extensions.code).toBe('PERSISTED_DOCUMENT_NOT_FOUND');

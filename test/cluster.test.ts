@@ -81,7 +81,10 @@ if (process.env.TEST_DATABASE_URL) {
           return Object.assign(g, { port, url: `http://127.0.0.1:${port}` });
         }),
       );
-      lb = await startNginx(nginx, gateways.map((g) => g.port));
+      lb = await startNginx(
+        nginx,
+        gateways.map((g) => g.port),
+      );
     }, 120_000);
 
     afterAll(async () => {
@@ -102,12 +105,18 @@ if (process.env.TEST_DATABASE_URL) {
     const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
     /** Logs in through the load balancer, as a client of its own (the per-client limit is not what these use up). */
     const login = async (email: string) => {
-      const res = await post(lb.url, '/api/v1/auth/login', { email, password: DEMO_PASSWORD }, { 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 250)}` });
+      const res = await post(
+        lb.url,
+        '/api/v1/auth/login',
+        { email, password: DEMO_PASSWORD },
+        { 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 250)}` },
+      );
       expect(res.status).toBe(200);
       return (JSON.parse(res.text) as { data: { access_token: string } }).data.access_token;
     };
     /** Which instances answered requests for `url` (pino-http's request lines). */
-    const servedBy = (url: string) => gateways.map((g) => g.lines.filter((l) => (l.req as { url?: string } | undefined)?.url === url && l.msg === 'request completed').length);
+    const servedBy = (url: string) =>
+      gateways.map((g) => g.lines.filter((l) => (l.req as { url?: string } | undefined)?.url === url && l.msg === 'request completed').length);
 
     /** Resolves once `done()` holds, asking again whenever a running gateway writes a log line. */
     const untilLogged = async (done: () => Promise<boolean>) => {
@@ -156,7 +165,9 @@ if (process.env.TEST_DATABASE_URL) {
 
     it('an Idempotency-Key retry through another instance replays the first answer instead of writing again', async () => {
       const token = await login(DEMO_EMAILS.investor);
-      const { rows: [unit] } = await sql.query<{ id: number }>(
+      const {
+        rows: [unit],
+      } = await sql.query<{ id: number }>(
         `INSERT INTO units (code, name, description, location, category_id, status, total_value, available_percentage, min_investment, expected_return, updated_at)
          VALUES ($1, 'Cluster unit', 'Made by the cluster test.', 'Testville', (SELECT min(id) FROM categories), 'AVAILABLE', 100000, 50, 1000, 5, now()) RETURNING id`,
         [`CLUSTER-${process.pid}`],
@@ -188,7 +199,10 @@ if (process.env.TEST_DATABASE_URL) {
       const mine = new Set(ids.map((r) => String(r.id)));
       const deliveredBy = () =>
         gateways.map((g) =>
-          g.lines.filter((l) => l.msg === 'push notification (log sender)').map((l) => (l.push as { data: { notificationId: string } }).data.notificationId).filter((id) => mine.has(id)),
+          g.lines
+            .filter((l) => l.msg === 'push notification (log sender)')
+            .map((l) => (l.push as { data: { notificationId: string } }).data.notificationId)
+            .filter((id) => mine.has(id)),
         );
       // Done when the database says every row is SENT and every send's log line has been read from
       // the workers' pipes (a line can still be in transit when the row's update commits); checked

@@ -26,7 +26,7 @@ async function expectedGainers(now: Date) {
   const since = new Date(now);
   since.setUTCFullYear(since.getUTCFullYear() - 1);
   const units = await t.db.prisma.unit.findMany({ where: { status: 'AVAILABLE' }, include: { valuations: { orderBy: { valuedAt: 'asc' } } } });
-  const latestAt = (vs: typeof units[number]['valuations'], at: Date) => vs.filter((v) => v.valuedAt <= at).pop()?.value;
+  const latestAt = (vs: (typeof units)[number]['valuations'], at: Date) => vs.filter((v) => v.valuedAt <= at).pop()?.value;
   return units
     .map((u) => {
       const previous = new Decimal((latestAt(u.valuations, since) ?? u.totalValue).toString());
@@ -63,7 +63,8 @@ async function expectedSummary(scope: Scope) {
   }, new Decimal(0));
   const distributed = await t.db.prisma.distribution.aggregate({ where: { ...scope, status: 'DISTRIBUTED' }, _sum: { netAmount: true } });
   const pending =
-    (await t.db.prisma.investmentRequest.count({ where: { ...scope, status: 'PENDING' } })) + (await t.db.prisma.withdrawalRequest.count({ where: { ...scope, status: 'PENDING' } }));
+    (await t.db.prisma.investmentRequest.count({ where: { ...scope, status: 'PENDING' } })) +
+    (await t.db.prisma.withdrawalRequest.count({ where: { ...scope, status: 'PENDING' } }));
   return {
     holdings_count: holdings.length,
     total_invested: money(invested),
@@ -74,7 +75,8 @@ async function expectedSummary(scope: Scope) {
   };
 }
 
-const latestTransactions = (scope: Scope) => t.db.prisma.transaction.findMany({ where: scope, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], take: 10, include: { unit: true } });
+const latestTransactions = (scope: Scope) =>
+  t.db.prisma.transaction.findMany({ where: scope, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], take: 10, include: { unit: true } });
 
 describe('GET /api/v1/dashboard', () => {
   it('answers the marketplace in the documented shape', async () => {
@@ -82,20 +84,39 @@ describe('GET /api/v1/dashboard', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['success', 'data']);
     expect(Object.keys(res.body.data)).toEqual(['featured_categories', 'top_gainers', 'new_listings', 'trends', 'recent_activity', 'summary']);
-    expect(Object.keys(res.body.data.top_gainers[0])).toEqual(['id', 'code', 'name', 'image_url', 'category', 'previous_value', 'current_value', 'change_percentage']);
+    expect(Object.keys(res.body.data.top_gainers[0])).toEqual([
+      'id',
+      'code',
+      'name',
+      'image_url',
+      'category',
+      'previous_value',
+      'current_value',
+      'change_percentage',
+    ]);
     expect(Object.keys(res.body.data.recent_activity[0])).toEqual(['id', 'type', 'amount', 'description', 'unit', 'occurred_at']);
-    expect(Object.keys(res.body.data.summary)).toEqual(['holdings_count', 'total_invested', 'current_value', 'total_return', 'total_distributions_received', 'pending_requests']);
+    expect(Object.keys(res.body.data.summary)).toEqual([
+      'holdings_count',
+      'total_invested',
+      'current_value',
+      'total_return',
+      'total_distributions_received',
+      'pending_requests',
+    ]);
     expect(res.body.data.new_listings[0]).toHaveProperty('my_holding');
   });
 
   it('shows featured active categories, top gainers and the newest AVAILABLE units', async () => {
-    const notFeatured = await t.db.prisma.category.create({ data: { name: 'Featured But Off', slug: 'featured-but-off', description: 'x', icon: 'star', color: '#00838F', isFeatured: true, isActive: false } });
+    const notFeatured = await t.db.prisma.category.create({
+      data: { name: 'Featured But Off', slug: 'featured-but-off', description: 'x', icon: 'star', color: '#00838F', isFeatured: true, isActive: false },
+    });
     const now = new Date();
     const res = await get();
     const featured = await t.db.prisma.category.findMany({ where: { isFeatured: true, isActive: true }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
     expect(ids(res.body.data.featured_categories)).toEqual(ids(featured));
     expect(ids(res.body.data.featured_categories)).not.toContain(notFeatured.id);
-    for (const c of res.body.data.featured_categories) expect(c.units_count).toBe(await t.db.prisma.unit.count({ where: { categoryId: c.id, status: 'AVAILABLE' } }));
+    for (const c of res.body.data.featured_categories)
+      expect(c.units_count).toBe(await t.db.prisma.unit.count({ where: { categoryId: c.id, status: 'AVAILABLE' } }));
 
     const gainers = await expectedGainers(now);
     expect(gainers.length).toBeGreaterThan(0);
@@ -112,7 +133,9 @@ describe('GET /api/v1/dashboard', () => {
 
   it('counts a fresh valuation rise among the top gainers', async () => {
     const unit = await t.db.prisma.unit.findFirstOrThrow({ where: { status: 'AVAILABLE' }, orderBy: { id: 'asc' } });
-    await t.db.prisma.unitValuation.create({ data: { unitId: unit.id, value: new Decimal(unit.totalValue.toString()).times(10).toFixed(2), valuedAt: new Date(Date.now() - 1000) } });
+    await t.db.prisma.unitValuation.create({
+      data: { unitId: unit.id, value: new Decimal(unit.totalValue.toString()).times(10).toFixed(2), valuedAt: new Date(Date.now() - 1000) },
+    });
     const res = await get();
     expect(res.body.data.top_gainers[0].id).toBe(unit.id);
   });
@@ -125,7 +148,11 @@ describe('GET /api/v1/dashboard', () => {
     expect(res.body.data.trends.some((q: { amount: number }) => q.amount > 0)).toBe(true);
     const activity = await latestTransactions(scope);
     expect(ids(res.body.data.recent_activity)).toEqual(ids(activity));
-    expect(res.body.data.recent_activity[0]).toMatchObject({ type: activity[0].type.toLowerCase(), amount: num(activity[0].amount), unit: { id: activity[0].unitId, name: activity[0].unit.name } });
+    expect(res.body.data.recent_activity[0]).toMatchObject({
+      type: activity[0].type.toLowerCase(),
+      amount: num(activity[0].amount),
+      unit: { id: activity[0].unitId, name: activity[0].unit.name },
+    });
     const summary = await expectedSummary(scope);
     expect(summary.holdings_count).toBeGreaterThan(0);
     expect(res.body.data.summary).toEqual(summary);
@@ -165,7 +192,14 @@ describe('GraphQL dashboard', () => {
     trends { quarter amount } recentActivity { id } summary { holdingsCount totalInvested currentValue totalReturn totalDistributionsReceived pendingRequests } } }`;
 
   it('serves the same figures as REST, with Decimal strings', async () => {
-    const [rest, gql] = await Promise.all([get(), t.gql<{ dashboard: { summary: Record<string, unknown>; trends: Array<{ amount: string }>; recentActivity: Array<{ id: number }> } }>(QUERY, {}, investorToken)]);
+    const [rest, gql] = await Promise.all([
+      get(),
+      t.gql<{ dashboard: { summary: Record<string, unknown>; trends: Array<{ amount: string }>; recentActivity: Array<{ id: number }> } }>(
+        QUERY,
+        {},
+        investorToken,
+      ),
+    ]);
     expect(gql.errors).toBeUndefined();
     const d = gql.data!.dashboard;
     expect(d.summary.totalInvested).toMatch(/^\d+\.\d{2}$/);

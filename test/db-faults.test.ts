@@ -71,7 +71,11 @@ describe('database gone', () => {
     expect(gql.ms).toBeLessThan(ANSWER_BOUND_MS);
 
     // A bearer request fails while the context is built (the session lookup): still 503, not "Context creation failed" 500.
-    const authed = await t.http.post('/graphql').set('content-type', 'application/json').set('authorization', `Bearer ${token}`).send({ query: '{ me { id } }' });
+    const authed = await t.http
+      .post('/graphql')
+      .set('content-type', 'application/json')
+      .set('authorization', `Bearer ${token}`)
+      .send({ query: '{ me { id } }' });
     expect(authed.status).toBe(503);
     expect(authed.body.errors[0].extensions).toEqual({ code: 'SERVICE_UNAVAILABLE' });
 
@@ -115,7 +119,8 @@ if (onPostgres) {
     });
 
     /** Ends every session of the gateway's database, as an operator or a failover would. */
-    const terminate = () => admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
+    const terminate = () =>
+      admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
 
     it('answers only 2xx, 503 or a business 4xx, none beyond the bound, recovers, and keeps every acknowledged write', async () => {
       const prisma = t.db.prisma;
@@ -125,8 +130,16 @@ if (onPostgres) {
       const category = await prisma.category.findFirstOrThrow();
       const unit = await prisma.unit.create({
         data: {
-          code: 'FAULT-1', name: 'Fault test unit', description: 'Room for every request of the test.', location: 'Testville', categoryId: category.id,
-          status: 'AVAILABLE', totalValue: '1000000000.00', availablePercentage: '100.000000', minInvestment: minInvestment.toFixed(2), expectedReturn: '5.000000',
+          code: 'FAULT-1',
+          name: 'Fault test unit',
+          description: 'Room for every request of the test.',
+          location: 'Testville',
+          categoryId: category.id,
+          status: 'AVAILABLE',
+          totalValue: '1000000000.00',
+          availablePercentage: '100.000000',
+          minInvestment: minInvestment.toFixed(2),
+          expectedReturn: '5.000000',
         },
       });
       const notificationIds = (await prisma.notification.findMany({ where: { userId: user.id }, select: { id: true } })).map((n) => n.id);
@@ -136,7 +149,14 @@ if (onPostgres) {
       const auth = { authorization: `Bearer ${token}` };
       const kinds = [
         ['read', () => t.http.get('/api/v1/units?per_page=5').set(auth)],
-        ['invest', () => t.http.post('/api/v1/investment-requests').set(auth).send({ unit_id: unit.id, amount: Number(minInvestment.toFixed(2)) })],
+        [
+          'invest',
+          () =>
+            t.http
+              .post('/api/v1/investment-requests')
+              .set(auth)
+              .send({ unit_id: unit.id, amount: Number(minInvestment.toFixed(2)) }),
+        ],
         ['mark-read', (i: number) => t.http.post(`/api/v1/notifications/${notificationIds[i % notificationIds.length]}/read`).set(auth)],
         ['graphql', () => t.http.post('/graphql').set(auth).set('content-type', 'application/json').send({ query: '{ me { id } }' })],
       ] as const;
@@ -175,7 +195,15 @@ if (onPostgres) {
           const [kind, send] = kinds[i % kinds.length];
           const begun = Date.now();
           const res = await send(i).then(
-            (r) => ({ status: r.status, id: kind === 'invest' && r.status === 201 ? (r.body.data.id as number) : kind === 'mark-read' && r.status === 200 ? notificationIds[i % notificationIds.length] : undefined }),
+            (r) => ({
+              status: r.status,
+              id:
+                kind === 'invest' && r.status === 201
+                  ? (r.body.data.id as number)
+                  : kind === 'mark-read' && r.status === 200
+                    ? notificationIds[i % notificationIds.length]
+                    : undefined,
+            }),
             () => ({ status: 0, id: undefined }), // no HTTP answer at all
           );
           outcomes.push({ kind, status: res.status, id: res.id, ms: Date.now() - begun });

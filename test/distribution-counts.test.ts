@@ -34,7 +34,12 @@ async function staffTotal(filter: Record<string, unknown>): Promise<number> {
 it('keeps every staff total equal to COUNT(*) after concurrent inserts, updates, deletes and a rollback', async () => {
   const prisma = t.db.prisma;
   // Declarations without payouts, so their rows may be deleted and inserted again.
-  const declarations = await prisma.distributionDeclaration.findMany({ where: { status: { in: ['PENDING', 'APPROVED'] } }, select: { id: true }, orderBy: { id: 'asc' }, take: 8 });
+  const declarations = await prisma.distributionDeclaration.findMany({
+    where: { status: { in: ['PENDING', 'APPROVED'] } },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+    take: 8,
+  });
   expect(declarations.length).toBeGreaterThanOrEqual(4);
   const rowsOf = (declarationId: number) => prisma.distribution.findMany({ where: { declarationId } });
   const paidAt = new Date('2026-10-31T10:00:00Z');
@@ -71,10 +76,14 @@ it('keeps every staff total equal to COUNT(*) after concurrent inserts, updates,
     [{ type: sample.type }, { type: sample.type }],
     [{ unitId: sample.unitId }, { unitId: sample.unitId }],
     [{ period: sample.period }, { period: sample.period }],
-    [{ unitId: sample.unitId, status: 'DISTRIBUTED' }, { unitId: sample.unitId, status: 'DISTRIBUTED' }],
+    [
+      { unitId: sample.unitId, status: 'DISTRIBUTED' },
+      { unitId: sample.unitId, status: 'DISTRIBUTED' },
+    ],
     [{ from: '2026-10-31', to: '2026-10-31' }, { distributedAt: { gte: new Date('2026-10-31T00:00:00Z'), lt: new Date('2026-11-01T00:00:00Z') } }],
   ];
-  for (const [filter, where] of filters) expect({ filter, total: await staffTotal(filter) }).toEqual({ filter, total: await prisma.distribution.count({ where }) });
+  for (const [filter, where] of filters)
+    expect({ filter, total: await staffTotal(filter) }).toEqual({ filter, total: await prisma.distribution.count({ where }) });
 });
 
 it('keeps the counts right when the same rows are written by competing transactions', async () => {

@@ -28,10 +28,33 @@ const MUTATIONS = {
 } as const;
 type Action = keyof typeof MUTATIONS;
 
-interface Row { id: number; investorId: number; ownershipPercentage: string; grossAmount: string; fees: string; netAmount: string; status: string; distributedAt: string | null }
+interface Row {
+  id: number;
+  investorId: number;
+  ownershipPercentage: string;
+  grossAmount: string;
+  fees: string;
+  netAmount: string;
+  status: string;
+  distributedAt: string | null;
+}
 interface Declaration {
-  id: number; unitId: number; unitName: string; period: string; type: string; grossAmount: string; feeRate: string; fees: string; netAmount: string;
-  retainedAmount: string; status: string; holdersCount: number; declaredById: number; approvedAt: string | null; distributedAt: string | null; distributions: Row[];
+  id: number;
+  unitId: number;
+  unitName: string;
+  period: string;
+  type: string;
+  grossAmount: string;
+  feeRate: string;
+  fees: string;
+  netAmount: string;
+  retainedAmount: string;
+  status: string;
+  holdersCount: number;
+  declaredById: number;
+  approvedAt: string | null;
+  distributedAt: string | null;
+  distributions: Row[];
 }
 
 async function run(action: Action, id: number, token = admin) {
@@ -41,7 +64,12 @@ async function run(action: Action, id: number, token = admin) {
 
 async function declare(input: Record<string, unknown>, token = admin) {
   const res = await t.gql<{ declareDistribution: Declaration }>(DECLARE, { input }, token);
-  return { decl: res.data?.declareDistribution, code: res.errors?.[0].extensions?.code, message: res.errors?.[0].message, fields: res.errors?.[0].extensions?.fields as Record<string, string[]> | undefined };
+  return {
+    decl: res.data?.declareDistribution,
+    code: res.errors?.[0].extensions?.code,
+    message: res.errors?.[0].message,
+    fields: res.errors?.[0].extensions?.fields as Record<string, string[]> | undefined,
+  };
 }
 
 let unitCounter = 0;
@@ -55,11 +83,26 @@ async function unitWithHolders(pcts: string[]) {
   const n = ++unitCounter;
   const unit = await p.unit.create({
     data: {
-      code: `TST-${n}`, name: `Test unit ${n}`, description: 'Fixture', location: 'Nowhere', categoryId: category.id, status: 'FUNDED',
-      totalValue: '1000000.00', availablePercentage: new D(100).minus(held), minInvestment: '500.00', expectedReturn: '5',
+      code: `TST-${n}`,
+      name: `Test unit ${n}`,
+      description: 'Fixture',
+      location: 'Nowhere',
+      categoryId: category.id,
+      status: 'FUNDED',
+      totalValue: '1000000.00',
+      availablePercentage: new D(100).minus(held),
+      minInvestment: '500.00',
+      expectedReturn: '5',
     },
   });
-  await p.holding.createMany({ data: pcts.map((pct, i) => ({ investorId: investors[i].id, unitId: unit.id, ownershipPercentage: pct, investedAmount: new D(pct).times(10000).toFixed(2) })) });
+  await p.holding.createMany({
+    data: pcts.map((pct, i) => ({
+      investorId: investors[i].id,
+      unitId: unit.id,
+      ownershipPercentage: pct,
+      investedAmount: new D(pct).times(10000).toFixed(2),
+    })),
+  });
   return unit;
 }
 
@@ -100,8 +143,16 @@ async function expectExactFanOut(decl: Declaration, feeRate: string) {
   const gross = new D(decl.grossAmount);
   const rows = decl.distributions;
   const sum = (xs: string[]) => xs.reduce((a, x) => a.plus(x), new D(0));
-  expect(sum(rows.map((r) => r.grossAmount)).plus(decl.retainedAmount).equals(gross)).toBe(true);
-  expect(sum(rows.map((r) => r.netAmount)).plus(sum(rows.map((r) => r.fees))).equals(sum(rows.map((r) => r.grossAmount)))).toBe(true);
+  expect(
+    sum(rows.map((r) => r.grossAmount))
+      .plus(decl.retainedAmount)
+      .equals(gross),
+  ).toBe(true);
+  expect(
+    sum(rows.map((r) => r.netAmount))
+      .plus(sum(rows.map((r) => r.fees)))
+      .equals(sum(rows.map((r) => r.grossAmount))),
+  ).toBe(true);
   expect(new D(decl.fees).equals(sum(rows.map((r) => r.fees)))).toBe(true);
   expect(new D(decl.netAmount).equals(sum(rows.map((r) => r.netAmount)))).toBe(true);
   const unit = await t.db.prisma.unit.findUniqueOrThrow({ where: { id: decl.unitId }, include: { holdings: true } });
@@ -127,7 +178,17 @@ describe('declareDistribution', () => {
     const unit = await unitWithHolders(['33.333333', '33.333333', '33.333333']);
     const { decl, code } = await declare({ unitId: unit.id, period: '2026-Q4', type: 'RENTAL_INCOME', grossAmount: '1000.00', feeRate: '0.075' });
     expect(code).toBeUndefined();
-    expect(decl).toMatchObject({ unitId: unit.id, unitName: unit.name, status: 'PENDING', holdersCount: 3, grossAmount: '1000.00', feeRate: '0.075', declaredById: adminUserId, approvedAt: null, distributedAt: null });
+    expect(decl).toMatchObject({
+      unitId: unit.id,
+      unitName: unit.name,
+      status: 'PENDING',
+      holdersCount: 3,
+      grossAmount: '1000.00',
+      feeRate: '0.075',
+      declaredById: adminUserId,
+      approvedAt: null,
+      distributedAt: null,
+    });
     await expectExactFanOut(decl!, '0.075');
     const stored = await t.db.prisma.distributionDeclaration.findUniqueOrThrow({ where: { id: decl!.id } });
     expect(stored.retainedAmount.toFixed(2)).toBe(decl!.retainedAmount);
@@ -135,7 +196,13 @@ describe('declareDistribution', () => {
 
   it('splits 0.05 over many holders without losing or inventing a cent', async () => {
     const count = await t.db.prisma.investor.count();
-    const pcts = Array.from({ length: Math.min(count, 14) }, (_, i) => new D(100).dividedBy(17).minus(i * 0.1).toDecimalPlaces(6, D.ROUND_DOWN).toFixed(6));
+    const pcts = Array.from({ length: Math.min(count, 14) }, (_, i) =>
+      new D(100)
+        .dividedBy(17)
+        .minus(i * 0.1)
+        .toDecimalPlaces(6, D.ROUND_DOWN)
+        .toFixed(6),
+    );
     const unit = await unitWithHolders(pcts);
     const { decl } = await declare({ unitId: unit.id, period: '2026-Q4', type: 'INTEREST', grossAmount: '0.05', feeRate: '0.333333' });
     expect(decl!.distributions.length).toBe(pcts.length);
@@ -174,7 +241,13 @@ describe('declareDistribution', () => {
     const res = await declare({ unitId: 99999999, period: '2026-Q1', type: 'DIVIDEND', grossAmount: '1.234', feeRate: '1' });
     expect(res.code).toBe('BAD_USER_INPUT');
     expect(Object.keys(res.fields!).sort()).toEqual(['feeRate', 'grossAmount', 'unitId']);
-    for (const [grossAmount, feeRate, field] of [['0', '0.1', 'grossAmount'], ['-5', '0.1', 'grossAmount'], ['1000000000000', '0.1', 'grossAmount'], ['10', '-0.01', 'feeRate'], ['10', '1.5', 'feeRate']]) {
+    for (const [grossAmount, feeRate, field] of [
+      ['0', '0.1', 'grossAmount'],
+      ['-5', '0.1', 'grossAmount'],
+      ['1000000000000', '0.1', 'grossAmount'],
+      ['10', '-0.01', 'feeRate'],
+      ['10', '1.5', 'feeRate'],
+    ]) {
       const bad = await declare({ unitId: fixtureUnitId, period: '2026-Q3', type: 'DIVIDEND', grossAmount, feeRate });
       expect(Object.keys(bad.fields ?? {})).toEqual([field]);
     }
@@ -215,7 +288,10 @@ describe('approve, distribute, cancel', () => {
       const ledger = await t.db.prisma.transaction.findFirstOrThrow({ where: { distributionId: row.id } });
       expect(ledger).toMatchObject({ type: 'DISTRIBUTION', payoutId: payout.id, investorId: row.investorId });
       expect(ledger.amount.equals(row.netAmount)).toBe(true);
-      const note = await t.db.prisma.notification.findFirstOrThrow({ where: { userId: payout.investor.userId, type: 'DISTRIBUTION_DISTRIBUTED' }, orderBy: { id: 'desc' } });
+      const note = await t.db.prisma.notification.findFirstOrThrow({
+        where: { userId: payout.investor.userId, type: 'DISTRIBUTION_DISTRIBUTED' },
+        orderBy: { id: 'desc' },
+      });
       expect(note.data).toMatchObject({ distributionId: row.id, payoutId: payout.id });
     }
   });
@@ -271,11 +347,20 @@ describe('staff queries', () => {
   const LIST = `query($page: Int, $perPage: Int, $filter: DistributionDeclarationFilter) {
     distributionDeclarations(page: $page, perPage: $perPage, filter: $filter) { items { id unitId period status holdersCount } pageInfo { total } }
   }`;
-  type List = { distributionDeclarations: { items: Array<{ id: number; unitId: number; period: string; status: string; holdersCount: number }>; pageInfo: { total: number } } };
+  type List = {
+    distributionDeclarations: {
+      items: Array<{ id: number; unitId: number; period: string; status: string; holdersCount: number }>;
+      pageInfo: { total: number };
+    };
+  };
 
   it('lists declarations newest first with filters, for admins and analysts', async () => {
     const res = await t.gql<List>(LIST, { perPage: 10 }, analyst);
-    const expected = await t.db.prisma.distributionDeclaration.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 10, include: { _count: { select: { distributions: true } } } });
+    const expected = await t.db.prisma.distributionDeclaration.findMany({
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: 10,
+      include: { _count: { select: { distributions: true } } },
+    });
     expect(res.data!.distributionDeclarations.items.map((d) => d.id)).toEqual(expected.map((d) => d.id));
     expect(res.data!.distributionDeclarations.items[0].holdersCount).toBe(expected[0]._count.distributions);
     expect(res.data!.distributionDeclarations.pageInfo.total).toBe(await t.db.prisma.distributionDeclaration.count());
@@ -293,7 +378,11 @@ describe('staff queries', () => {
 
   it('answers one declaration with its rows, NOT_FOUND for a missing one', async () => {
     const sample = await t.db.prisma.distributionDeclaration.findFirstOrThrow({ include: { distributions: { orderBy: { id: 'asc' } } } });
-    const res = await t.gql<{ distributionDeclaration: Declaration }>(`query($id: Int!) { distributionDeclaration(id: $id) { ${DECL} } }`, { id: sample.id }, analyst);
+    const res = await t.gql<{ distributionDeclaration: Declaration }>(
+      `query($id: Int!) { distributionDeclaration(id: $id) { ${DECL} } }`,
+      { id: sample.id },
+      analyst,
+    );
     expect(res.data!.distributionDeclaration.distributions.map((r) => r.id)).toEqual(sample.distributions.map((r) => r.id));
     expect(res.data!.distributionDeclaration.grossAmount).toBe(sample.grossAmount.toFixed(2));
     const missing = await t.gql(`query { distributionDeclaration(id: 99999999) { id } }`, {}, analyst);

@@ -27,7 +27,19 @@ describe('GET /api/v1/distributions', () => {
     });
     expect(res.body.data.map((d: { id: number }) => d.id)).toEqual(expected.map((d) => d.id));
     const first = res.body.data[0];
-    expect(Object.keys(first)).toEqual(['id', 'unit_id', 'unit_name', 'period', 'type', 'gross_amount', 'net_amount', 'fees', 'status', 'distributed_at', 'created_at']);
+    expect(Object.keys(first)).toEqual([
+      'id',
+      'unit_id',
+      'unit_name',
+      'period',
+      'type',
+      'gross_amount',
+      'net_amount',
+      'fees',
+      'status',
+      'distributed_at',
+      'created_at',
+    ]);
     expect(first.unit_name).toBe(expected[0].unit.name);
     expect(first.gross_amount).toBe(Number(expected[0].grossAmount.toString()));
     expect(first.status).toBe(expected[0].status.toLowerCase());
@@ -60,13 +72,22 @@ describe('GET /api/v1/distributions', () => {
   it('filters by status, type, unit, period and distributed date range together', async () => {
     const sample = await t.db.prisma.distribution.findFirstOrThrow({ where: { investorId: demoInvestorId, status: 'DISTRIBUTED' } });
     const day = sample.distributedAt!.toISOString().slice(0, 10);
-    const res = await get(`/api/v1/distributions?status=distributed&type=${sample.type.toLowerCase()}&unit_id=${sample.unitId}&period=${sample.period}&from=${day}&to=${day}`);
+    const res = await get(
+      `/api/v1/distributions?status=distributed&type=${sample.type.toLowerCase()}&unit_id=${sample.unitId}&period=${sample.period}&from=${day}&to=${day}`,
+    );
     expect(res.status).toBe(200);
     const ids = res.body.data.map((d: { id: number }) => d.id);
     expect(ids).toContain(sample.id);
     const dayStart = new Date(`${day}T00:00:00Z`);
     const expected = await t.db.prisma.distribution.count({
-      where: { investorId: demoInvestorId, status: 'DISTRIBUTED', type: sample.type, unitId: sample.unitId, period: sample.period, distributedAt: { gte: dayStart, lt: new Date(dayStart.getTime() + 86_400_000) } },
+      where: {
+        investorId: demoInvestorId,
+        status: 'DISTRIBUTED',
+        type: sample.type,
+        unitId: sample.unitId,
+        period: sample.period,
+        distributedAt: { gte: dayStart, lt: new Date(dayStart.getTime() + 86_400_000) },
+      },
     });
     expect(res.body.meta.total).toBe(expected);
   });
@@ -158,7 +179,16 @@ describe('GraphQL distributions', () => {
     const page = (gql.data as { distributions: { items: Array<{ id: number; grossAmount: string }>; pageInfo: Record<string, unknown> } }).distributions;
     expect(page.items.map((i) => i.id)).toEqual(rest.body.data.map((d: { id: number }) => d.id));
     expect(page.items[0].grossAmount).toMatch(/^\d+\.\d{2}$/);
-    expect(page.pageInfo).toEqual({ currentPage: 2, perPage: 5, total: rest.body.meta.total, lastPage: rest.body.meta.last_page, from: 6, to: 10, hasNextPage: true, hasPreviousPage: true });
+    expect(page.pageInfo).toEqual({
+      currentPage: 2,
+      perPage: 5,
+      total: rest.body.meta.total,
+      lastPage: rest.body.meta.last_page,
+      from: 6,
+      to: 10,
+      hasNextPage: true,
+      hasPreviousPage: true,
+    });
   });
 
   it('answers BAD_USER_INPUT with per-field details for perPage out of range', async () => {

@@ -122,7 +122,9 @@ describe('token answers are not cached', () => {
     const refresh = await prod.http.post('/api/v1/auth/refresh').send({ refresh_token: login.body.data.refresh_token });
     expect(refresh.status).toBe(200);
     expect(refresh.headers['cache-control']).toBe('no-store');
-    const register = await prod.http.post('/api/v1/auth/register').send({ name: 'No Store', email: 'no.store@example.com', password: 'Secret123', password_confirmation: 'Secret123' });
+    const register = await prod.http
+      .post('/api/v1/auth/register')
+      .send({ name: 'No Store', email: 'no.store@example.com', password: 'Secret123', password_confirmation: 'Secret123' });
     expect(register.status).toBe(201);
     expect(register.headers['cache-control']).toBe('no-store');
     expect((await prod.http.post('/api/v1/auth/login').send({ email: DEMO_EMAILS.investor, password: 'wrong' })).headers['cache-control']).toBe('no-store');

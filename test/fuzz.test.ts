@@ -52,7 +52,14 @@ let t: TestGateway;
 type Account = 'investor' | 'admin';
 /** `forged:N`: the Authorization header FORGED[N], which no session stands behind. */
 type Role = 'guest' | Account | `forged:${number}`;
-const FORGED = ['Bearer ', 'Bearer x.y.z', 'Bearer \u00ff\u00fe', 'Basic YWRtaW46YWRtaW4=', `Bearer ${'a'.repeat(4000)}`, 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIiwicm9sZSI6ImFkbWluIn0.'];
+const FORGED = [
+  'Bearer ',
+  'Bearer x.y.z',
+  'Bearer \u00ff\u00fe',
+  'Basic YWRtaW46YWRtaW4=',
+  `Bearer ${'a'.repeat(4000)}`,
+  'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIiwicm9sZSI6ImFkbWluIn0.',
+];
 const tokens: Record<Account, string> = { investor: '', admin: '' };
 const login = async (role: Account) => {
   tokens[role] = await t.token(role === 'admin' ? DEMO_EMAILS.admin : DEMO_EMAILS.investor);
@@ -80,8 +87,33 @@ function nested(depth: number, leaf: unknown, array: boolean): unknown {
 
 const hostileString = fc.oneof(
   fc.constantFrom(
-    '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', '😀', '\u202e\u0301', '%00', '%E0%A4%A', "' OR 1=1 --", '<script>',
-    '__proto__', 'constructor', 'NaN', 'Infinity', '-0', '1e309', '0x10', ' 1 ', '1.5', '-1', '2026-02-30', '2026-Q5', 'APPROVED', 'pending',
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udfff',
+    '\udc00\ud800',
+    '😀',
+    '\u202e\u0301',
+    '%00',
+    '%E0%A4%A',
+    "' OR 1=1 --",
+    '<script>',
+    '__proto__',
+    'constructor',
+    'NaN',
+    'Infinity',
+    '-0',
+    '1e309',
+    '0x10',
+    ' 1 ',
+    '1.5',
+    '-1',
+    '2026-02-30',
+    '2026-Q5',
+    'APPROVED',
+    'pending',
   ),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
@@ -105,7 +137,12 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 function valueOf(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
   if (type instanceof GraphQLNonNull) return valueOf(type.ofType, depth);
   if (type instanceof GraphQLList) return fc.oneof(fc.array(valueOf(type.ofType, depth + 1), { maxLength: 3 }), hostileValue);
-  if (type instanceof GraphQLEnumType) return fc.oneof(fc.constantFrom(...type.getValues().map((v) => v.name)), fc.constantFrom(...type.getValues().map((v) => v.name.toLowerCase())), hostileValue);
+  if (type instanceof GraphQLEnumType)
+    return fc.oneof(
+      fc.constantFrom(...type.getValues().map((v) => v.name)),
+      fc.constantFrom(...type.getValues().map((v) => v.name.toLowerCase())),
+      hostileValue,
+    );
   if (type instanceof GraphQLInputObjectType) {
     if (depth > 3) return hostileValue;
     const fields = Object.fromEntries(Object.entries(type.getFields()).map(([name, f]) => [name, valueOf(f.type, depth + 1)]));
@@ -165,24 +202,102 @@ function bodyKeys(r: RestRoute<unknown>): Array<[string, GraphQLInputType]> {
   return variableTypes(operationOf(r.operation)).flatMap(([name, type]) => {
     const named = getNamedType(type);
     const own: [string, GraphQLInputType] = [snake(name), type];
-    return named instanceof GraphQLInputObjectType ? [own, ...Object.entries(named.getFields()).map(([f, def]): [string, GraphQLInputType] => [snake(f), def.type])] : [own];
+    return named instanceof GraphQLInputObjectType
+      ? [own, ...Object.entries(named.getFields()).map(([f, def]): [string, GraphQLInputType] => [snake(f), def.type])]
+      : [own];
   });
 }
 
-const QUERY_KEYS = ['page', 'per_page', 'status', 'type', 'unit_id', 'investor_id', 'category_id', 'from', 'to', 'period', 'q', 'format', 'year', 'unread', 'unread_first', 'source', 'min_investment_from', 'min_investment_to'];
-const queryValue = fc.oneof(
-  fc.constantFrom('0', '-1', '1.5', 'abc', '', '101', '100', '2147483648', '99999999999999999999', '1e3', '%E0%A4%A', '%', '%00', '%ED%A0%80', '%FF', 'true', 'APPROVED', 'pdf', 'csv', 'xml', '2026-02-30', '2026-Q1'),
-  // encodeURIComponent refuses lone surrogates: they go as the bytes a broken client would send.
-  hostileString.map((s) => s.split(/(\p{Surrogate})/u).map((part, i) => (i % 2 ? '%ED%A0%80' : encodeURIComponent(part))).join('')),
-  // Node's HTTP parser answers 431 itself beyond 16 KB of headers (docs/api.md): stay below.
-).filter((v) => v.length <= 2000);
+const QUERY_KEYS = [
+  'page',
+  'per_page',
+  'status',
+  'type',
+  'unit_id',
+  'investor_id',
+  'category_id',
+  'from',
+  'to',
+  'period',
+  'q',
+  'format',
+  'year',
+  'unread',
+  'unread_first',
+  'source',
+  'min_investment_from',
+  'min_investment_to',
+];
+const queryValue = fc
+  .oneof(
+    fc.constantFrom(
+      '0',
+      '-1',
+      '1.5',
+      'abc',
+      '',
+      '101',
+      '100',
+      '2147483648',
+      '99999999999999999999',
+      '1e3',
+      '%E0%A4%A',
+      '%',
+      '%00',
+      '%ED%A0%80',
+      '%FF',
+      'true',
+      'APPROVED',
+      'pdf',
+      'csv',
+      'xml',
+      '2026-02-30',
+      '2026-Q1',
+    ),
+    // encodeURIComponent refuses lone surrogates: they go as the bytes a broken client would send.
+    hostileString.map((s) =>
+      s
+        .split(/(\p{Surrogate})/u)
+        .map((part, i) => (i % 2 ? '%ED%A0%80' : encodeURIComponent(part)))
+        .join(''),
+    ),
+    // Node's HTTP parser answers 431 itself beyond 16 KB of headers (docs/api.md): stay below.
+  )
+  .filter((v) => v.length <= 2000);
 const queryString = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.constantFrom('__proto__', 'constructor', 'page[]', 'per_page[x]', '__proto__[admin]', '%E0%A4%A')), queryValue), { maxLength: 5 })
+  .array(
+    fc.tuple(
+      fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.constantFrom('__proto__', 'constructor', 'page[]', 'per_page[x]', '__proto__[admin]', '%E0%A4%A')),
+      queryValue,
+    ),
+    { maxLength: 5 },
+  )
   .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
 const pathId = fc.oneof(
   fc.integer({ min: 1, max: 400 }).map(String),
-  fc.constantFrom('%E0%A4%A', '%', '%%', '%00', '%ZZ', '0', '-1', '1.5', '1e3', '99999999999', '2147483648', '%2e%2e', '%20', '1%00', 'abc', '%F0%9F%99%82', '%ED%A0%80'),
-  fc.string({ unit: 'grapheme', maxLength: 6 }).filter((s) => s.length > 0).map(encodeURIComponent),
+  fc.constantFrom(
+    '%E0%A4%A',
+    '%',
+    '%%',
+    '%00',
+    '%ZZ',
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    '99999999999',
+    '2147483648',
+    '%2e%2e',
+    '%20',
+    '1%00',
+    'abc',
+    '%F0%9F%99%82',
+    '%ED%A0%80',
+  ),
+  fc
+    .string({ unit: 'grapheme', maxLength: 6 })
+    .filter((s) => s.length > 0)
+    .map(encodeURIComponent),
 );
 
 type Body = { kind: 'json'; value: unknown } | { kind: 'raw'; type: string; bytes: Buffer } | { kind: 'none' };
@@ -194,7 +309,11 @@ const rawBody = fc.oneof(
   fc.constant<Body>({ kind: 'raw', type: 'application/json', bytes: Buffer.from('[1,2,3]') }),
   fc.constant<Body>({ kind: 'raw', type: 'text/plain', bytes: Buffer.from('email=a@b.c') }),
   fc.constant<Body>({ kind: 'raw', type: 'application/x-www-form-urlencoded', bytes: Buffer.from('email=a%40b.c&password=x') }),
-  fc.constant<Body>({ kind: 'raw', type: 'multipart/form-data; boundary=x', bytes: Buffer.from('--x\r\nContent-Disposition: form-data; name="document_type"\r\n\r\npassport\r\n--x--\r\n') }),
+  fc.constant<Body>({
+    kind: 'raw',
+    type: 'multipart/form-data; boundary=x',
+    bytes: Buffer.from('--x\r\nContent-Disposition: form-data; name="document_type"\r\n\r\npassport\r\n--x--\r\n'),
+  }),
   fc.constant<Body>({ kind: 'raw', type: 'application/json', bytes: Buffer.from(`{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`) }),
 );
 
@@ -249,7 +368,8 @@ function expectGraphqlShape(res: Response, what: string) {
   if (res.status >= 500) throw new Error(`${what} → ${res.status} ${JSON.stringify(res.body)}`);
   const body = res.body as { data?: unknown; errors?: Array<{ message?: unknown; extensions?: { code?: unknown } }> };
   if (body.errors !== undefined) {
-    const ok = Array.isArray(body.errors) && body.errors.length > 0 && body.errors.every((e) => typeof e.message === 'string' && typeof e.extensions?.code === 'string');
+    const ok =
+      Array.isArray(body.errors) && body.errors.length > 0 && body.errors.every((e) => typeof e.message === 'string' && typeof e.extensions?.code === 'string');
     if (!ok) throw new Error(`${what} → ${res.status} errors without extensions.code: ${JSON.stringify(body)}`);
     const internal = body.errors.find((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR');
     if (internal) throw new Error(`${what} → INTERNAL_SERVER_ERROR ${JSON.stringify(body)}`);
@@ -302,90 +422,105 @@ const restCase = fc.constantFrom(...routeTable).chain((r) =>
     role: roles,
     id: pathId,
     query: queryString,
-    body: r.method === 'GET' ? fc.oneof({ weight: 5, arbitrary: fc.constant<Body>({ kind: 'none' }) }, { weight: 1, arbitrary: rawBody }) : fc.oneof({ weight: 4, arbitrary: jsonBody(r) }, { weight: 1, arbitrary: rawBody }, { weight: 1, arbitrary: fc.constant<Body>({ kind: 'none' }) }),
+    body:
+      r.method === 'GET'
+        ? fc.oneof({ weight: 5, arbitrary: fc.constant<Body>({ kind: 'none' }) }, { weight: 1, arbitrary: rawBody })
+        : fc.oneof({ weight: 4, arbitrary: jsonBody(r) }, { weight: 1, arbitrary: rawBody }, { weight: 1, arbitrary: fc.constant<Body>({ kind: 'none' }) }),
   }),
 );
 
 describe('fuzzing both faces with hostile input', () => {
-  it('REST: every route of the route table answers hostile input with a contract-shaped 4xx or a success, never a 5xx', async () => {
-    await fc.assert(
-      fc.asyncProperty(restCase, async ({ route, role, id, query, body }) => {
-        const url = `/api/v1${route.path.replace(/:\w+/g, id)}${query ? `?${query}` : ''}`;
-        const res = await rest(route.method, url, role, body);
-        expectRestShape(res, `${route.method} ${short(url)} as ${role} with ${describeInput(body)}`);
-        await keepSession(route.operation === 'Logout' && res.status < 300, role);
-      }),
-      settings(RUNS.rest, BUDGET.rest),
-    );
-    await expectHealthy();
-  }, TIMEOUT);
+  it(
+    'REST: every route of the route table answers hostile input with a contract-shaped 4xx or a success, never a 5xx',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(restCase, async ({ route, role, id, query, body }) => {
+          const url = `/api/v1${route.path.replace(/:\w+/g, id)}${query ? `?${query}` : ''}`;
+          const res = await rest(route.method, url, role, body);
+          expectRestShape(res, `${route.method} ${short(url)} as ${role} with ${describeInput(body)}`);
+          await keepSession(route.operation === 'Logout' && res.status < 300, role);
+        }),
+        settings(RUNS.rest, BUDGET.rest),
+      );
+      await expectHealthy();
+    },
+    TIMEOUT,
+  );
 
-  it('GraphQL: every operation of the REST face, with generated variables, answers errors with extensions.code, never a 5xx', async () => {
-    const ops = [...operations.keys()].map((name) => ({ name, document: print(operations.get(name)!), vars: variableTypes(operationOf(name)) }));
-    const gqlCase = fc.constantFrom(...ops).chain((op) =>
-      fc.record({
-        op: fc.constant(op),
-        role: roles,
-        variables: fc.oneof(
-          { weight: 8, arbitrary: fc.record(Object.fromEntries(op.vars.map(([name, type]) => [name, valueOf(type)])), { requiredKeys: [] }) },
-          { weight: 1, arbitrary: hostileValue },
-        ),
-        query: fc.oneof({ weight: 8, arbitrary: fc.constant(op.document) }, { weight: 1, arbitrary: hostileString }),
-      }),
-    );
-    await fc.assert(
-      fc.asyncProperty(gqlCase, async ({ op, role, variables, query }) => {
-        const res = await graphql({ query, variables }, role);
-        expectGraphqlShape(res, `${op.name} as ${role} with ${describeInput(variables)}`);
-        await keepSession(op.name === 'Logout' && !res.body.errors, role);
-      }),
-      settings(RUNS.graphql, BUDGET.graphql),
-    );
-    await expectHealthy();
-  }, TIMEOUT);
+  it(
+    'GraphQL: every operation of the REST face, with generated variables, answers errors with extensions.code, never a 5xx',
+    async () => {
+      const ops = [...operations.keys()].map((name) => ({ name, document: print(operations.get(name)!), vars: variableTypes(operationOf(name)) }));
+      const gqlCase = fc.constantFrom(...ops).chain((op) =>
+        fc.record({
+          op: fc.constant(op),
+          role: roles,
+          variables: fc.oneof(
+            { weight: 8, arbitrary: fc.record(Object.fromEntries(op.vars.map(([name, type]) => [name, valueOf(type)])), { requiredKeys: [] }) },
+            { weight: 1, arbitrary: hostileValue },
+          ),
+          query: fc.oneof({ weight: 8, arbitrary: fc.constant(op.document) }, { weight: 1, arbitrary: hostileString }),
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(gqlCase, async ({ op, role, variables, query }) => {
+          const res = await graphql({ query, variables }, role);
+          expectGraphqlShape(res, `${op.name} as ${role} with ${describeInput(variables)}`);
+          await keepSession(op.name === 'Logout' && !res.body.errors, role);
+        }),
+        settings(RUNS.graphql, BUDGET.graphql),
+      );
+      await expectHealthy();
+    },
+    TIMEOUT,
+  );
 
-  it('nothing is written by a request that must be refused, on either face', async () => {
-    // Mutating routes that read a body field or a path id: every field they may read gets a value of
-    // a wrong type, with NUL or a lone surrogate; a path id gets one that names nothing.
-    const writes = routeTable.filter((r) => r.method !== 'GET' && (bodyKeys(r).length > 0 || r.path.includes(':')));
-    const mutations = [...operations.keys()].filter((name) => operationOf(name).operation === 'mutation' && variableTypes(operationOf(name)).length > 0);
-    const refusedRest = fc.constantFrom(...writes).chain((r) =>
-      fc.record({
-        face: fc.constant('rest' as const),
-        name: fc.constant(`${r.method} ${r.path}`),
-        route: fc.constant(r),
-        role: roles,
-        id: fc.constantFrom('%E0%A4%A', '0', '-1', 'abc', '99999999999'),
-        body: fc.record(Object.fromEntries(bodyKeys(r).map(([k, type]) => [k, poisonOf(type)]))),
-      }),
-    );
-    const refusedGraphql = fc.constantFrom(...mutations).chain((name) =>
-      fc.record({
-        face: fc.constant('graphql' as const),
-        name: fc.constant(name),
-        role: roles,
-        variables: fc.record(Object.fromEntries(variableTypes(operationOf(name)).map(([v, type]) => [v, poisonOf(type)]))),
-      }),
-    );
-    const before = await snapshot();
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(refusedRest, refusedGraphql), async (c) => {
-        if (c.face === 'rest') {
-          const url = `/api/v1${c.route.path.replace(/:\w+/g, c.id)}`;
-          const res = await rest(c.route.method, url, c.role, { kind: 'json', value: c.body });
-          const what = `${c.name} as ${c.role} with ${describeInput(c.body)}`;
-          expectRestShape(res, what);
-          if (res.status < 400) throw new Error(`${what} → ${res.status}: accepted`);
-        } else {
-          const res = await graphql({ query: print(operations.get(c.name)!), variables: c.variables }, c.role);
-          const what = `${c.name} as ${c.role} with ${describeInput(c.variables)}`;
-          expectGraphqlShape(res, what);
-          if (!res.body.errors) throw new Error(`${what} → accepted`);
-        }
-      }),
-      settings(RUNS.rejected, BUDGET.rejected),
-    );
-    expect(await snapshot()).toEqual(before);
-    await expectHealthy();
-  }, TIMEOUT);
+  it(
+    'nothing is written by a request that must be refused, on either face',
+    async () => {
+      // Mutating routes that read a body field or a path id: every field they may read gets a value of
+      // a wrong type, with NUL or a lone surrogate; a path id gets one that names nothing.
+      const writes = routeTable.filter((r) => r.method !== 'GET' && (bodyKeys(r).length > 0 || r.path.includes(':')));
+      const mutations = [...operations.keys()].filter((name) => operationOf(name).operation === 'mutation' && variableTypes(operationOf(name)).length > 0);
+      const refusedRest = fc.constantFrom(...writes).chain((r) =>
+        fc.record({
+          face: fc.constant('rest' as const),
+          name: fc.constant(`${r.method} ${r.path}`),
+          route: fc.constant(r),
+          role: roles,
+          id: fc.constantFrom('%E0%A4%A', '0', '-1', 'abc', '99999999999'),
+          body: fc.record(Object.fromEntries(bodyKeys(r).map(([k, type]) => [k, poisonOf(type)]))),
+        }),
+      );
+      const refusedGraphql = fc.constantFrom(...mutations).chain((name) =>
+        fc.record({
+          face: fc.constant('graphql' as const),
+          name: fc.constant(name),
+          role: roles,
+          variables: fc.record(Object.fromEntries(variableTypes(operationOf(name)).map(([v, type]) => [v, poisonOf(type)]))),
+        }),
+      );
+      const before = await snapshot();
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(refusedRest, refusedGraphql), async (c) => {
+          if (c.face === 'rest') {
+            const url = `/api/v1${c.route.path.replace(/:\w+/g, c.id)}`;
+            const res = await rest(c.route.method, url, c.role, { kind: 'json', value: c.body });
+            const what = `${c.name} as ${c.role} with ${describeInput(c.body)}`;
+            expectRestShape(res, what);
+            if (res.status < 400) throw new Error(`${what} → ${res.status}: accepted`);
+          } else {
+            const res = await graphql({ query: print(operations.get(c.name)!), variables: c.variables }, c.role);
+            const what = `${c.name} as ${c.role} with ${describeInput(c.variables)}`;
+            expectGraphqlShape(res, what);
+            if (!res.body.errors) throw new Error(`${what} → accepted`);
+          }
+        }),
+        settings(RUNS.rejected, BUDGET.rejected),
+      );
+      expect(await snapshot()).toEqual(before);
+      await expectHealthy();
+    },
+    TIMEOUT,
+  );
 });

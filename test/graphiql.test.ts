@@ -67,7 +67,9 @@ describe('GraphiQL in a browser', () => {
 
       // Set the token and the query the way a user's edits do (CodeMirror's own API; typing would auto-close quotes).
       await headers.evaluate((el, text) => (el as unknown as CodeMirrorHost).CodeMirror.setValue(text), JSON.stringify({ Authorization: `Bearer ${token}` }));
-      await page.locator('.graphiql-query-editor .CodeMirror').evaluate((el, text) => (el as unknown as CodeMirrorHost).CodeMirror.setValue(text), '{ me { email role } }');
+      await page
+        .locator('.graphiql-query-editor .CodeMirror')
+        .evaluate((el, text) => (el as unknown as CodeMirrorHost).CodeMirror.setValue(text), '{ me { email role } }');
       await page.locator('.graphiql-execute-button').click();
       await page.locator('.graphiql-response').filter({ hasText: DEMO_EMAILS.investor }).waitFor();
       expect(await page.locator('.graphiql-response').textContent()).toContain('INVESTOR');

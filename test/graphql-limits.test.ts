@@ -26,7 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const PUBLIC_UNIT = 'items { id code name description location category { id name } status totalValue availablePercentage minInvestment expectedReturn currentValue imageUrl listedAt createdAt updatedAt } pageInfo { total lastPage }';
+const PUBLIC_UNIT =
+  'items { id code name description location category { id name } status totalValue availablePercentage minInvestment expectedReturn currentValue imageUrl listedAt createdAt updatedAt } pageInfo { total lastPage }';
 const aliased = (n: number, field: (i: number) => string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field(i)}`).join(' ')} }`;
 
 async function post(body: unknown, token?: string) {
@@ -54,7 +55,11 @@ function sampleVariables(schema: GraphQLSchema, document: ReturnType<typeof pars
     if (isListType(inner)) return [sample(inner.ofType)];
     if (isEnumType(inner)) return inner.getValues()[0].value;
     if (isInputObjectType(inner)) {
-      return Object.fromEntries(Object.values(inner.getFields()).filter((f) => isNonNullType(f.type)).map((f) => [f.name, sample(f.type)]));
+      return Object.fromEntries(
+        Object.values(inner.getFields())
+          .filter((f) => isNonNullType(f.type))
+          .map((f) => [f.name, sample(f.type)]),
+      );
     }
     if (inner.name === 'Upload') return new Upload(); // what graphql-upload-minimal puts in a multipart request's variables
     return { Int: 1, Float: 1, Boolean: true, Decimal: '100.00', DateTime: '2026-01-01T00:00:00Z', Date: '2026-01-01' }[inner.name] ?? '1';
@@ -105,7 +110,11 @@ describe('limits on one GraphQL document (400 before anything runs)', () => {
 
   it('aliases', async () => {
     expect((await post({ query: aliased(GRAPHQL_LIMITS.maxAliases, () => 'appConfig { minInvestment }') })).body.errors).toBeUndefined();
-    await expectRefused(aliased(GRAPHQL_LIMITS.maxAliases + 1, () => 'appConfig { minInvestment }'), 'GRAPHQL_VALIDATION_FAILED', /Aliases limit of 15 exceeded/);
+    await expectRefused(
+      aliased(GRAPHQL_LIMITS.maxAliases + 1, () => 'appConfig { minInvestment }'),
+      'GRAPHQL_VALIDATION_FAILED',
+      /Aliases limit of 15 exceeded/,
+    );
   });
 
   it('directives', async () => {

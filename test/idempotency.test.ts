@@ -11,7 +11,10 @@ let unitCounter = 0;
 beforeAll(async () => {
   t = await startTestGateway();
   investorId = (await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor }, include: { investor: true } })).investor!.id;
-  const other = await t.db.prisma.investor.findFirstOrThrow({ where: { id: { not: investorId }, kycDocuments: { some: { status: 'APPROVED' } } }, include: { user: true } });
+  const other = await t.db.prisma.investor.findFirstOrThrow({
+    where: { id: { not: investorId }, kycDocuments: { some: { status: 'APPROVED' } } },
+    include: { user: true },
+  });
   categoryId = (await t.db.prisma.category.findFirstOrThrow()).id;
   [investorToken, otherToken] = await Promise.all([t.token(DEMO_EMAILS.investor), t.token(other.user.email)]);
 });
@@ -24,8 +27,16 @@ async function makeUnit() {
   const n = ++unitCounter;
   return prisma().unit.create({
     data: {
-      code: `TEST-IDEM-${n}`, name: `Idempotency unit ${n}`, description: 'A unit made by the test.', location: 'Testville', categoryId,
-      status: 'AVAILABLE', totalValue: '100000.00', availablePercentage: '50.000000', minInvestment: '1000.00', expectedReturn: '5.000000',
+      code: `TEST-IDEM-${n}`,
+      name: `Idempotency unit ${n}`,
+      description: 'A unit made by the test.',
+      location: 'Testville',
+      categoryId,
+      status: 'AVAILABLE',
+      totalValue: '100000.00',
+      availablePercentage: '50.000000',
+      minInvestment: '1000.00',
+      expectedReturn: '5.000000',
     },
   });
 }
@@ -209,7 +220,11 @@ describe('Idempotency-Key, other operations', () => {
     const twin = await t.twin();
     try {
       const twinToken = await twin.token(DEMO_EMAILS.investor);
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? restPost(twin, { unit_id: unit.id, amount: 1500 }, key, twinToken) : restPost(t, { unit_id: unit.id, amount: 1500 }, key))));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          i % 2 ? restPost(twin, { unit_id: unit.id, amount: 1500 }, key, twinToken) : restPost(t, { unit_id: unit.id, amount: 1500 }, key),
+        ),
+      );
       const created = answers.filter((a) => a.status === 201);
       expect(answers.every((a) => a.status === 201 || a.status === 409)).toBe(true);
       expect(new Set(created.map((a) => a.text)).size).toBe(1);

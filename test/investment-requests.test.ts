@@ -20,7 +20,10 @@ beforeAll(async () => {
   adminUserId = (await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.admin } })).id;
   categoryId = (await t.db.prisma.category.findFirstOrThrow()).id;
   [investorToken, otherToken, adminToken, analystToken] = await Promise.all([
-    t.token(DEMO_EMAILS.investor), t.token(other.user.email), t.token(DEMO_EMAILS.admin), t.token(DEMO_EMAILS.analyst),
+    t.token(DEMO_EMAILS.investor),
+    t.token(other.user.email),
+    t.token(DEMO_EMAILS.admin),
+    t.token(DEMO_EMAILS.analyst),
   ]);
 });
 afterAll(() => t.close());
@@ -34,9 +37,16 @@ async function makeUnit(opts: { totalValue?: string; available?: string; minInve
   const n = ++unitCounter;
   return prisma().unit.create({
     data: {
-      code: `TEST-IR-${n}`, name: `Test unit ${n}`, description: 'A unit made by the test.', location: 'Testville', categoryId,
-      status: opts.status ?? 'AVAILABLE', totalValue: opts.totalValue ?? '100000.00', availablePercentage: opts.available ?? '50.000000',
-      minInvestment: opts.minInvestment ?? '1000.00', expectedReturn: '5.000000',
+      code: `TEST-IR-${n}`,
+      name: `Test unit ${n}`,
+      description: 'A unit made by the test.',
+      location: 'Testville',
+      categoryId,
+      status: opts.status ?? 'AVAILABLE',
+      totalValue: opts.totalValue ?? '100000.00',
+      availablePercentage: opts.available ?? '50.000000',
+      minInvestment: opts.minInvestment ?? '1000.00',
+      expectedReturn: '5.000000',
     },
   });
 }
@@ -71,7 +81,17 @@ describe('GET /api/v1/investment-requests', () => {
     expect(res.body.data.map((r: { id: number }) => r.id)).toEqual(expected.map((r) => r.id));
     expect(res.body.meta.total).toBe(await prisma().investmentRequest.count({ where: { investorId } }));
     expect(Object.keys(res.body.data[0])).toEqual([
-      'id', 'unit_id', 'investor_id', 'amount', 'ownership_percentage', 'status', 'rejection_reason', 'reviewed_at', 'created_at', 'updated_at', 'unit',
+      'id',
+      'unit_id',
+      'investor_id',
+      'amount',
+      'ownership_percentage',
+      'status',
+      'rejection_reason',
+      'reviewed_at',
+      'created_at',
+      'updated_at',
+      'unit',
     ]);
     expect(Object.keys(res.body.data[0].unit)).toEqual(['id', 'code', 'name']);
     expect(res.body.data[0].amount).toBe(expected[0].amount.toNumber());
@@ -127,7 +147,13 @@ describe('POST /api/v1/investment-requests', () => {
     const res = await post({ unit_id: unit.id, amount: 2000 });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
-      unit_id: unit.id, investor_id: investorId, amount: 2000, ownership_percentage: 0.666666, status: 'pending', rejection_reason: null, reviewed_at: null,
+      unit_id: unit.id,
+      investor_id: investorId,
+      amount: 2000,
+      ownership_percentage: 0.666666,
+      status: 'pending',
+      rejection_reason: null,
+      reviewed_at: null,
       unit: { id: unit.id, code: unit.code, name: unit.name },
     });
     const row = await prisma().investmentRequest.findUniqueOrThrow({ where: { id: res.body.data.id } });
@@ -141,9 +167,15 @@ describe('POST /api/v1/investment-requests', () => {
     const lax = await makeUnit({ minInvestment: '100.00', totalValue: '9000000.00' });
     const before = await prisma().investmentRequest.count();
     const cases: Array<[object, string]> = [
-      [{ unit_id: strict.id, amount: Number(config.minInvestment.plus(499).toFixed(2)) }, `The amount field must be at least ${config.minInvestment.plus(500).toString()}.`],
+      [
+        { unit_id: strict.id, amount: Number(config.minInvestment.plus(499).toFixed(2)) },
+        `The amount field must be at least ${config.minInvestment.plus(500).toString()}.`,
+      ],
       [{ unit_id: lax.id, amount: Number(config.minInvestment.minus(1).toFixed(2)) }, `The amount field must be at least ${config.minInvestment.toString()}.`],
-      [{ unit_id: lax.id, amount: Number(config.maxInvestment.plus('0.01').toFixed(2)) }, `The amount field must not be greater than ${config.maxInvestment.toString()}.`],
+      [
+        { unit_id: lax.id, amount: Number(config.maxInvestment.plus('0.01').toFixed(2)) },
+        `The amount field must not be greater than ${config.maxInvestment.toString()}.`,
+      ],
       [{ unit_id: lax.id, amount: 1000.005 }, 'The amount field must have 0-2 decimal places.'],
       [{ unit_id: lax.id, amount: -5 }, `The amount field must be at least ${config.minInvestment.toString()}.`],
     ];
@@ -215,9 +247,17 @@ describe('GraphQL investment requests', () => {
     );
     expect(created.data?.createInvestmentRequest).toMatchObject({ status: 'PENDING', amount: '1250.50', ownershipPercentage: '1.2505' });
     const id = created.data!.createInvestmentRequest.id;
-    const one = await t.gql<{ investmentRequest: { id: number; unit: { id: number } } }>(`query($id: Int!) { investmentRequest(id: $id) { id unit { id } } }`, { id }, investorToken);
+    const one = await t.gql<{ investmentRequest: { id: number; unit: { id: number } } }>(
+      `query($id: Int!) { investmentRequest(id: $id) { id unit { id } } }`,
+      { id },
+      investorToken,
+    );
     expect(one.data?.investmentRequest).toEqual({ id, unit: { id: unit.id } });
-    const list = await t.gql<{ investmentRequests: { items: Array<{ id: number }> } }>(`{ investmentRequests(perPage: 1) { items { id } } }`, {}, investorToken);
+    const list = await t.gql<{ investmentRequests: { items: Array<{ id: number }> } }>(
+      `{ investmentRequests(perPage: 1) { items { id } } }`,
+      {},
+      investorToken,
+    );
     expect(list.data?.investmentRequests.items[0].id).toBe(id);
     const staff = await t.gql<{ investmentRequest: { id: number } }>(`query($id: Int!) { investmentRequest(id: $id) { id } }`, { id }, analystToken);
     expect(staff.data?.investmentRequest.id).toBe(id);
@@ -294,7 +334,11 @@ describe('investment request state machine', () => {
     expect(empty.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect(await snapshot(request.id, unit.id)).toEqual(before);
 
-    const res = await t.gql<{ rejectInvestmentRequest: { status: string; rejectionReason: string } }>(REJECT, { id: request.id, reason: 'Source of funds unclear.' }, adminToken);
+    const res = await t.gql<{ rejectInvestmentRequest: { status: string; rejectionReason: string } }>(
+      REJECT,
+      { id: request.id, reason: 'Source of funds unclear.' },
+      adminToken,
+    );
     expect(res.data!.rejectInvestmentRequest).toMatchObject({ status: 'REJECTED', rejectionReason: 'Source of funds unclear.' });
     const row = await prisma().investmentRequest.findUniqueOrThrow({ where: { id: request.id } });
     expect(row).toMatchObject({ status: 'REJECTED', reviewedById: adminUserId, rejectionReason: 'Source of funds unclear.' });

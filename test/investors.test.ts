@@ -50,9 +50,30 @@ describe('GET /api/v1/investors', () => {
     expect(Object.keys(res.body)).toEqual(['success', 'data', 'links', 'meta']);
     expect(res.body.meta.total).toBe(1);
     const [me] = res.body.data;
-    expect(Object.keys(me)).toEqual(['id', 'user_id', 'name', 'email', 'phone', 'country', 'city', 'kyc_status', 'holdings_count', 'total_invested', 'created_at']);
+    expect(Object.keys(me)).toEqual([
+      'id',
+      'user_id',
+      'name',
+      'email',
+      'phone',
+      'country',
+      'city',
+      'kyc_status',
+      'holdings_count',
+      'total_invested',
+      'created_at',
+    ]);
     const row = await t.db.prisma.investor.findUniqueOrThrow({ where: { id: investorId }, include: { user: true } });
-    expect(me).toMatchObject({ id: investorId, user_id: row.userId, name: row.user.name, email: DEMO_EMAILS.investor, country: row.country, city: row.city, kyc_status: await expectedKyc(investorId), ...(await expectedSummary(investorId)) });
+    expect(me).toMatchObject({
+      id: investorId,
+      user_id: row.userId,
+      name: row.user.name,
+      email: DEMO_EMAILS.investor,
+      country: row.country,
+      city: row.city,
+      kyc_status: await expectedKyc(investorId),
+      ...(await expectedSummary(investorId)),
+    });
     expect(me.holdings_count).toBeGreaterThan(0);
   });
 
@@ -93,7 +114,9 @@ describe('GET /api/v1/investors', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.map((i: { id: number }) => i.id)).toContain(otherId);
     const expected = await t.db.prisma.investor.count({
-      where: { user: { deletedAt: null, OR: [{ name: { contains: bySurname, mode: 'insensitive' } }, { email: { contains: bySurname, mode: 'insensitive' } }] } },
+      where: {
+        user: { deletedAt: null, OR: [{ name: { contains: bySurname, mode: 'insensitive' } }, { email: { contains: bySurname, mode: 'insensitive' } }] },
+      },
     });
     expect(res.body.meta.total).toBe(expected);
     const byEmail = await get(`/api/v1/investors?q=${encodeURIComponent(target.user.email)}`, adminToken);
@@ -157,7 +180,11 @@ describe('GET /api/v1/investors/{id}/portfolio', () => {
   }
 
   async function expectedPortfolio(id: number) {
-    const holdings = await t.db.prisma.holding.findMany({ where: { investorId: id, ownershipPercentage: { gt: 0 } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], include: { unit: true } });
+    const holdings = await t.db.prisma.holding.findMany({
+      where: { investorId: id, ownershipPercentage: { gt: 0 } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      include: { unit: true },
+    });
     const rows = [];
     for (const h of holdings) {
       const value = await unitValue(h.unitId);
@@ -184,7 +211,9 @@ describe('GET /api/v1/investors/{id}/portfolio', () => {
       total_invested: invested.toNumber(),
       current_value: current.toNumber(),
       return_amount: current.minus(invested).toNumber(),
-      return_percentage: invested.isZero() ? 0 : current.minus(invested).times(100).dividedBy(invested).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP).toNumber(),
+      return_percentage: invested.isZero()
+        ? 0
+        : current.minus(invested).times(100).dividedBy(invested).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP).toNumber(),
       holdings: rows.map(({ _invested, _current, ...r }) => r),
     };
   }
@@ -192,7 +221,15 @@ describe('GET /api/v1/investors/{id}/portfolio', () => {
   it('values each holding at the unit’s latest valuation, newest holding first, with totals', async () => {
     const res = await get(`/api/v1/investors/${investorId}/portfolio`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data)).toEqual(['investor_id', 'holdings_count', 'total_invested', 'current_value', 'return_amount', 'return_percentage', 'holdings']);
+    expect(Object.keys(res.body.data)).toEqual([
+      'investor_id',
+      'holdings_count',
+      'total_invested',
+      'current_value',
+      'return_amount',
+      'return_percentage',
+      'holdings',
+    ]);
     expect(res.body.data).toEqual(await expectedPortfolio(investorId));
     expect(res.body.data.holdings.length).toBeGreaterThan(1);
   });
@@ -227,7 +264,11 @@ describe('GET /api/v1/investors/{id}/portfolio', () => {
 
 describe('GraphQL investors and portfolios', () => {
   it('serves investors, investor and investorPortfolio as REST does, with Decimal strings', async () => {
-    const res = await t.gql<{ investors: { items: Array<{ id: number; kycStatus: string; totalInvested: string }>; pageInfo: { total: number } }; investor: { id: number }; investorPortfolio: { totalInvested: string; holdings: Array<{ currentValue: string }> } }>(
+    const res = await t.gql<{
+      investors: { items: Array<{ id: number; kycStatus: string; totalInvested: string }>; pageInfo: { total: number } };
+      investor: { id: number };
+      investorPortfolio: { totalInvested: string; holdings: Array<{ currentValue: string }> };
+    }>(
       `query($id: Int!) {
         investors(perPage: 5, filter: { q: "demo" }) { items { id kycStatus totalInvested } pageInfo { total } }
         investor(id: $id) { id }

@@ -13,8 +13,16 @@ beforeAll(async () => {
   unitId = (
     await t.db.prisma.unit.create({
       data: {
-        code: 'TEST-KYC-1', name: 'KYC gate unit', description: 'A unit made by the test.', location: 'Testville', categoryId: category.id,
-        status: 'AVAILABLE', totalValue: '100000.00', availablePercentage: '100.000000', minInvestment: '1000.00', expectedReturn: '5.000000',
+        code: 'TEST-KYC-1',
+        name: 'KYC gate unit',
+        description: 'A unit made by the test.',
+        location: 'Testville',
+        categoryId: category.id,
+        status: 'AVAILABLE',
+        totalValue: '100000.00',
+        availablePercentage: '100.000000',
+        minInvestment: '1000.00',
+        expectedReturn: '5.000000',
       },
     })
   ).id;
@@ -35,7 +43,11 @@ const rest = (token: string, path: string, body: object) => t.http.post(`/api/v1
 const invest = (token: string) => rest(token, '/investment-requests', { unit_id: unitId, amount: 5000 });
 const withdraw = (token: string) => rest(token, '/withdrawals/requests', { unit_id: unitId, ownership_percentage: 1, reason: 'Need the money.' });
 const gqlInvest = (token: string) =>
-  t.gql<{ createInvestmentRequest: { id: number } }>(`mutation($input: CreateInvestmentRequestInput!) { createInvestmentRequest(input: $input) { id } }`, { input: { unitId, amount: '5000' } }, token);
+  t.gql<{ createInvestmentRequest: { id: number } }>(
+    `mutation($input: CreateInvestmentRequestInput!) { createInvestmentRequest(input: $input) { id } }`,
+    { input: { unitId, amount: '5000' } },
+    token,
+  );
 const gqlWithdraw = (token: string) =>
   t.gql<{ createWithdrawalRequest: { id: number } }>(
     `mutation($input: CreateWithdrawalRequestInput!) { createWithdrawalRequest(input: $input) { id } }`,

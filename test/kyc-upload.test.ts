@@ -46,7 +46,8 @@ afterAll(async () => {
   await rm(storageDir, { recursive: true, force: true });
 });
 
-const storedFiles = async () => (await readdir(storageDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+const storedFiles = async () =>
+  (await readdir(storageDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
 
 const upload = (token: string | null, documentType: string | null, file?: { bytes: Buffer; name: string; type?: string }) => {
   const req = t.http.post('/api/v1/kyc/documents');
@@ -104,11 +105,23 @@ describe('POST /api/v1/kyc/documents', () => {
     expect(Object.keys(res.body.data)).toEqual(REST_FIELDS);
     const row = await t.db.prisma.kycDocument.findUniqueOrThrow({ where: { id: res.body.data.id } });
     expect(row).toMatchObject({
-      investorId: demoInvestorId, documentType: 'PROOF_OF_ADDRESS', status: 'PENDING', mimeType: 'application/pdf', sizeBytes: bytes.length,
-      checksum: createHash('sha256').update(bytes).digest('hex'), rejectionReason: null, reviewedAt: null,
+      investorId: demoInvestorId,
+      documentType: 'PROOF_OF_ADDRESS',
+      status: 'PENDING',
+      mimeType: 'application/pdf',
+      sizeBytes: bytes.length,
+      checksum: createHash('sha256').update(bytes).digest('hex'),
+      rejectionReason: null,
+      reviewedAt: null,
     });
     expect(row.storageKey).toMatch(/^kyc\/[0-9a-f-]{36}$/);
-    expect(res.body.data).toMatchObject({ id: row.id, document_type: 'proof_of_address', status: 'pending', mime_type: 'application/pdf', size_bytes: bytes.length });
+    expect(res.body.data).toMatchObject({
+      id: row.id,
+      document_type: 'proof_of_address',
+      status: 'pending',
+      mime_type: 'application/pdf',
+      size_bytes: bytes.length,
+    });
     // Exactly one new file, holding the bytes, named after nothing the user sent.
     const added = (await storedFiles()).filter((f) => !filesBefore.includes(f));
     expect(added).toHaveLength(1);
@@ -138,7 +151,10 @@ describe('POST /api/v1/kyc/documents', () => {
   it('refuses anything else with 422, storing nothing', async () => {
     const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
     const cases: Array<[ReturnType<typeof upload>, Record<string, string[]>]> = [
-      [upload(investor, 'passport', { bytes: Buffer.from('just some text, not a %PDF-'), name: 'passport.pdf', type: 'application/pdf' }), { file: [NOT_A_DOCUMENT] }],
+      [
+        upload(investor, 'passport', { bytes: Buffer.from('just some text, not a %PDF-'), name: 'passport.pdf', type: 'application/pdf' }),
+        { file: [NOT_A_DOCUMENT] },
+      ],
       [upload(investor, 'passport', { bytes: Buffer.from('GIF89a' + 'x'.repeat(100)), name: 'photo.png', type: 'image/png' }), { file: [NOT_A_DOCUMENT] }],
       [upload(investor, 'passport', { bytes: png(MAX_BYTES + 1), name: 'big.png', type: 'image/png' }), { file: [TOO_BIG] }],
       [upload(investor, 'passport'), { file: ['The file field is required.'] }],
@@ -173,7 +189,10 @@ describe('POST /api/v1/kyc/documents', () => {
 
 describe('hostile multipart bodies on POST /api/v1/kyc/documents', () => {
   const raw = (body: Buffer | string, contentType: string, token = investor) =>
-    t.http.post('/api/v1/kyc/documents').set({ authorization: `Bearer ${token}`, 'content-type': contentType }).send(Buffer.from(body));
+    t.http
+      .post('/api/v1/kyc/documents')
+      .set({ authorization: `Bearer ${token}`, 'content-type': contentType })
+      .send(Buffer.from(body));
   const part = (name: string, value: string, filename?: string) =>
     `--x\r\nContent-Disposition: form-data; name="${name}"${filename === undefined ? '' : `; filename="${filename}"`}\r\n\r\n${value}\r\n`;
 
@@ -182,7 +201,11 @@ describe('hostile multipart bodies on POST /api/v1/kyc/documents', () => {
     // The report, verbatim: no document_type, so the 422 for it answers before the file is read.
     const verbatim = await raw('--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 abc', 'multipart/form-data; boundary=x');
     expect(verbatim.status).toBe(422);
-    expect(verbatim.body).toEqual({ success: false, message: 'The document type field is required.', errors: { document_type: ['The document type field is required.'] } });
+    expect(verbatim.body).toEqual({
+      success: false,
+      message: 'The document type field is required.',
+      errors: { document_type: ['The document type field is required.'] },
+    });
     const bodies = [
       `${part('document_type', 'passport')}--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 ${'y'.repeat(4096)}`,
       `${part('document_type', 'passport')}--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n`, // headers never end
@@ -217,9 +240,13 @@ describe('hostile multipart bodies on POST /api/v1/kyc/documents', () => {
   it('stores only the first `file` part: extra files are drained, never stored', async () => {
     const files = await storedFiles();
     const [first, second, other] = [pdf(), png(), jpeg()];
-    const res = await t.http.post('/api/v1/kyc/documents').set('authorization', `Bearer ${investor}`)
+    const res = await t.http
+      .post('/api/v1/kyc/documents')
+      .set('authorization', `Bearer ${investor}`)
       .field('document_type', 'passport')
-      .attach('file', first, 'first.pdf').attach('file', second, 'second.png').attach('photo', other, 'photo.jpg');
+      .attach('file', first, 'first.pdf')
+      .attach('file', second, 'second.png')
+      .attach('photo', other, 'photo.jpg');
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ mime_type: 'application/pdf', size_bytes: first.length });
     const added = (await storedFiles()).filter((f) => !files.includes(f));
@@ -317,7 +344,9 @@ describe('GraphQL uploadKycDocument (multipart request spec)', () => {
 
   it('needs the CSRF preflight header, refuses staff, and takes no base64 in JSON any more', async () => {
     const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
-    const noPreflight = await t.http.post('/graphql').set('authorization', `Bearer ${investor}`)
+    const noPreflight = await t.http
+      .post('/graphql')
+      .set('authorization', `Bearer ${investor}`)
       .field('operations', JSON.stringify({ query: UPLOAD, variables: { input: { documentType: 'PASSPORT', file: null } } }))
       .field('map', JSON.stringify({ 0: ['variables.input.file'] }))
       .attach('0', pdf(), 'a.pdf');
@@ -339,9 +368,15 @@ describe('GraphQL uploadKycDocument (multipart request spec)', () => {
         `--x\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.input.file"]}\r\n` +
         `--x\r\nContent-Disposition: form-data; name="0"; filename="a.pdf"\r\n\r\n%PDF-1.4 abc`,
     );
-    const res = await t.http.post('/graphql').set({ authorization: `Bearer ${investor}`, 'apollo-require-preflight': 'true', 'content-type': 'multipart/form-data; boundary=x' }).send(truncated);
+    const res = await t.http
+      .post('/graphql')
+      .set({ authorization: `Bearer ${investor}`, 'apollo-require-preflight': 'true', 'content-type': 'multipart/form-data; boundary=x' })
+      .send(truncated);
     expect(res.body.errors[0]).toMatchObject({ message: 'Malformed multipart body.', extensions: { code: 'BAD_REQUEST' } });
-    const noBoundary = await t.http.post('/graphql').set({ authorization: `Bearer ${investor}`, 'apollo-require-preflight': 'true', 'content-type': 'multipart/form-data' }).send(truncated);
+    const noBoundary = await t.http
+      .post('/graphql')
+      .set({ authorization: `Bearer ${investor}`, 'apollo-require-preflight': 'true', 'content-type': 'multipart/form-data' })
+      .send(truncated);
     expect(noBoundary.status).toBe(400);
     expect(noBoundary.body.errors[0]).toMatchObject({ message: 'Malformed multipart body.', extensions: { code: 'BAD_REQUEST' } });
     expect((await t.http.get('/healthz')).status).toBe(200);
@@ -455,7 +490,13 @@ describe('downloading a KYC document', () => {
     }
     // The first character: the last one of a base64url part may carry only padding bits.
     const flip = (p: string) => `${p.startsWith('A') ? 'B' : 'A'}${p.slice(1)}`;
-    for (const bad of [parts.map((p, i) => (i === 3 ? flip(p) : p)).join('.'), parts.map((p, i) => (i === 4 ? flip(p) : p)).join('.'), parts.slice(0, 4).join('.'), 'x', '']) {
+    for (const bad of [
+      parts.map((p, i) => (i === 3 ? flip(p) : p)).join('.'),
+      parts.map((p, i) => (i === 4 ? flip(p) : p)).join('.'),
+      parts.slice(0, 4).join('.'),
+      'x',
+      '',
+    ]) {
       expect((await t.http.get(`/api/v1/downloads/${bad}`)).status).toBe(404);
     }
     await expect(t.services.downloads.openToken(token, new Date(Date.now() + 3600_000))).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -465,7 +506,12 @@ describe('downloading a KYC document', () => {
 
   it('refuses a link forged with the old default secret (the payload naming any user and role)', async () => {
     const { id } = await uploaded();
-    const claims = { k: 'kyc-document', p: { id }, u: { id: 1, role: 'ADMIN', investorId: null, sessionId: randomUUID() }, e: Math.floor(Date.now() / 1000) + 300 };
+    const claims = {
+      k: 'kyc-document',
+      p: { id },
+      u: { id: 1, role: 'ADMIN', investorId: null, sessionId: randomUUID() },
+      e: Math.floor(Date.now() / 1000) + 300,
+    };
     const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
     const signature = createHmac('sha256', 'dev-only-insecure-secret-change-me').update(`download:${payload}`).digest('base64url');
     const res = await t.http.get(`/api/v1/downloads/${payload}.${signature}`);
@@ -498,7 +544,9 @@ describe('downloading a KYC document', () => {
     try {
       await t.http.post('/api/v1/auth/password/forgot').send({ email });
       const resetToken = /Token: (\S+)/.exec(mailed.mock.calls[0][0].text)![1];
-      const reset = await t.http.post('/api/v1/auth/password/reset').send({ email, token: resetToken, password: 'N3w-password!', password_confirmation: 'N3w-password!' });
+      const reset = await t.http
+        .post('/api/v1/auth/password/reset')
+        .send({ email, token: resetToken, password: 'N3w-password!', password_confirmation: 'N3w-password!' });
       expect(reset.status).toBe(200);
     } finally {
       mailed.mockRestore();
@@ -515,7 +563,14 @@ describe('downloading a KYC document', () => {
 
   it('is 404 when the document exists but its file does not', async () => {
     const seeded = await t.db.prisma.kycDocument.create({
-      data: { investorId: demoInvestorId, documentType: 'OTHER', storageKey: `kyc/${randomUUID()}`, mimeType: 'application/pdf', sizeBytes: 1, checksum: 'x'.repeat(64) },
+      data: {
+        investorId: demoInvestorId,
+        documentType: 'OTHER',
+        storageKey: `kyc/${randomUUID()}`,
+        mimeType: 'application/pdf',
+        sizeBytes: 1,
+        checksum: 'x'.repeat(64),
+      },
     });
     expect(await t.services.kyc.storage.exists(seeded.storageKey)).toBe(false);
     expect((await t.http.get(`/api/v1/kyc/documents/${seeded.id}/download`).set('authorization', `Bearer ${investor}`)).status).toBe(404);

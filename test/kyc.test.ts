@@ -37,7 +37,10 @@ function expectedStatus(statuses: KycDocumentStatus[]) {
 
 async function expectedSummary(investorId: number) {
   const docs = await t.db.prisma.kycDocument.findMany({ where: { investorId } });
-  const reviewed = docs.map((d) => d.reviewedAt).filter((d): d is Date => d !== null).sort((a, b) => b.getTime() - a.getTime());
+  const reviewed = docs
+    .map((d) => d.reviewedAt)
+    .filter((d): d is Date => d !== null)
+    .sort((a, b) => b.getTime() - a.getTime());
   return {
     status: expectedStatus(docs.map((d) => d.status)),
     documentsCount: docs.length,
@@ -51,7 +54,14 @@ async function expectedSummary(investorId: number) {
 /** A freshly uploaded document (the upload route is not part of this feature). */
 const pendingDoc = (investorId: number) =>
   t.db.prisma.kycDocument.create({
-    data: { investorId, documentType: 'NATIONAL_ID', storageKey: `kyc/test-${randomUUID()}`, mimeType: 'image/png', sizeBytes: 12345, checksum: 'x'.repeat(64) },
+    data: {
+      investorId,
+      documentType: 'NATIONAL_ID',
+      storageKey: `kyc/test-${randomUUID()}`,
+      mimeType: 'image/png',
+      sizeBytes: 12345,
+      checksum: 'x'.repeat(64),
+    },
   });
 
 async function snapshot(id: number) {
@@ -66,11 +76,26 @@ describe('GET /api/v1/kyc/documents', () => {
     expect(Object.keys(res.body)).toEqual(['success', 'data']);
     const expected = await t.db.prisma.kycDocument.findMany({ where: { investorId: demoInvestorId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
     expect(res.body.data.map((d: { id: number }) => d.id)).toEqual(expected.map((d) => d.id));
-    expect(Object.keys(res.body.data[0])).toEqual(['id', 'document_type', 'status', 'mime_type', 'size_bytes', 'rejection_reason', 'reviewed_at', 'created_at']);
+    expect(Object.keys(res.body.data[0])).toEqual([
+      'id',
+      'document_type',
+      'status',
+      'mime_type',
+      'size_bytes',
+      'rejection_reason',
+      'reviewed_at',
+      'created_at',
+    ]);
     const rejected = expected.find((d) => d.status === 'REJECTED')!;
     expect(res.body.data.find((d: { id: number }) => d.id === rejected.id)).toEqual({
-      id: rejected.id, document_type: rejected.documentType.toLowerCase(), status: 'rejected', mime_type: rejected.mimeType, size_bytes: rejected.sizeBytes,
-      rejection_reason: rejected.rejectionReason, reviewed_at: laravelTime(rejected.reviewedAt), created_at: laravelTime(rejected.createdAt),
+      id: rejected.id,
+      document_type: rejected.documentType.toLowerCase(),
+      status: 'rejected',
+      mime_type: rejected.mimeType,
+      size_bytes: rejected.sizeBytes,
+      rejection_reason: rejected.rejectionReason,
+      reviewed_at: laravelTime(rejected.reviewedAt),
+      created_at: laravelTime(rejected.createdAt),
     });
   });
 
@@ -107,8 +132,12 @@ describe('GET /api/v1/kyc/status', () => {
     expect(Object.keys(res.body.data)).toEqual(['status', 'documents_count', 'approved_count', 'pending_count', 'rejected_count', 'last_reviewed_at']);
     const e = await expectedSummary(demoInvestorId);
     expect(res.body.data).toEqual({
-      status: e.status.toLowerCase(), documents_count: e.documentsCount, approved_count: e.approvedCount, pending_count: e.pendingCount,
-      rejected_count: e.rejectedCount, last_reviewed_at: laravelTime(e.lastReviewedAt),
+      status: e.status.toLowerCase(),
+      documents_count: e.documentsCount,
+      approved_count: e.approvedCount,
+      pending_count: e.pendingCount,
+      rejected_count: e.rejectedCount,
+      last_reviewed_at: laravelTime(e.lastReviewedAt),
     });
   });
 
@@ -117,7 +146,14 @@ describe('GET /api/v1/kyc/status', () => {
     const reg = await t.http.post('/api/v1/auth/register').send({ name: 'New Investor', email, password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD });
     expect(reg.status).toBe(201);
     const res = await get('/api/v1/kyc/status', reg.body.data.access_token);
-    expect(res.body.data).toEqual({ status: 'not_submitted', documents_count: 0, approved_count: 0, pending_count: 0, rejected_count: 0, last_reviewed_at: null });
+    expect(res.body.data).toEqual({
+      status: 'not_submitted',
+      documents_count: 0,
+      approved_count: 0,
+      pending_count: 0,
+      rejected_count: 0,
+      last_reviewed_at: null,
+    });
   });
 
   it('lets staff name the investor: required (422), unknown is 404', async () => {
@@ -140,7 +176,9 @@ describe('GET /api/v1/kyc/status', () => {
 describe('GraphQL KYC queries', () => {
   it('serves kycDocuments and kycStatus like REST', async () => {
     const res = await t.gql<{ kycDocuments: Array<{ id: number; status: string }>; kycStatus: { status: string; documentsCount: number } }>(
-      `{ kycDocuments { id status } kycStatus { status documentsCount } }`, {}, investor,
+      `{ kycDocuments { id status } kycStatus { status documentsCount } }`,
+      {},
+      investor,
     );
     const e = await expectedSummary(demoInvestorId);
     expect(res.data!.kycDocuments).toHaveLength(e.documentsCount);
@@ -169,7 +207,10 @@ describe('reviewing KYC documents', () => {
   it('approves a pending document, notifies the investor, and the derived status follows', async () => {
     const investorId = (await t.db.prisma.investor.findFirstOrThrow({ where: { kycDocuments: { none: {} } } })).id;
     const doc = await pendingDoc(investorId);
-    expect((await t.gql<{ kycStatus: { status: string } }>(`query($i: Int) { kycStatus(investorId: $i) { status } }`, { i: investorId }, admin)).data!.kycStatus.status).toBe('PENDING');
+    expect(
+      (await t.gql<{ kycStatus: { status: string } }>(`query($i: Int) { kycStatus(investorId: $i) { status } }`, { i: investorId }, admin)).data!.kycStatus
+        .status,
+    ).toBe('PENDING');
     const res = await review('APPROVED', doc.id);
     expect(res.data).toMatchObject({ approveKycDocument: { id: doc.id, status: 'APPROVED', rejectionReason: null } });
     const stored = await t.db.prisma.kycDocument.findUniqueOrThrow({ where: { id: doc.id }, include: { investor: true } });
@@ -177,7 +218,10 @@ describe('reviewing KYC documents', () => {
     expect(stored.reviewedAt).not.toBeNull();
     const note = await t.db.prisma.notification.findFirstOrThrow({ where: { userId: stored.investor.userId }, orderBy: { id: 'desc' } });
     expect(note).toMatchObject({ type: 'KYC_REVIEWED', data: { kycDocumentId: doc.id, status: 'APPROVED' } });
-    expect((await t.gql<{ kycStatus: { status: string } }>(`query($i: Int) { kycStatus(investorId: $i) { status } }`, { i: investorId }, admin)).data!.kycStatus.status).toBe('APPROVED');
+    expect(
+      (await t.gql<{ kycStatus: { status: string } }>(`query($i: Int) { kycStatus(investorId: $i) { status } }`, { i: investorId }, admin)).data!.kycStatus
+        .status,
+    ).toBe('APPROVED');
   });
 
   it('rejects with the reason the investor is told', async () => {
@@ -201,7 +245,9 @@ describe('reviewing KYC documents', () => {
   });
 
   const illegal = (['APPROVED', 'REJECTED'] as const).flatMap((to) =>
-    (Object.keys(KYC_DOCUMENT.next) as KycDocumentStatus[]).filter((from) => !(KYC_DOCUMENT.next[from] as readonly string[]).includes(to)).map((from) => [to, from] as const),
+    (Object.keys(KYC_DOCUMENT.next) as KycDocumentStatus[])
+      .filter((from) => !(KYC_DOCUMENT.next[from] as readonly string[]).includes(to))
+      .map((from) => [to, from] as const),
   );
   it.each(illegal)('refuses → %s from %s with 409 and changes nothing', async (to, from) => {
     const doc = await t.db.prisma.kycDocument.findFirstOrThrow({ where: { status: from } });

@@ -21,7 +21,8 @@ const ROUTES = [
 ] as const;
 
 const UPSERT = 'mutation ($input: UpsertLegalTextInput!) { upsertLegalText(input: $input) { kind title content version publishedAt } }';
-const UPDATE_CONFIG = 'mutation ($input: UpdateAppConfigInput!) { updateAppConfig(input: $input) { minInvestment maxInvestment minWithdrawalPercentage supportEmail colorOptions minAppVersion maintenanceMode } }';
+const UPDATE_CONFIG =
+  'mutation ($input: UpdateAppConfigInput!) { updateAppConfig(input: $input) { minInvestment maxInvestment minWithdrawalPercentage supportEmail colorOptions minAppVersion maintenanceMode } }';
 
 describe('GET /api/v1/legal/*', () => {
   it.each(ROUTES)('%s answers the stored text to guests', async (path, kind) => {
@@ -31,7 +32,14 @@ describe('GET /api/v1/legal/*', () => {
     const row = await t.db.prisma.legalText.findUniqueOrThrow({ where: { kind } });
     expect(res.body).toEqual({
       success: true,
-      data: { kind: kind.toLowerCase(), title: row.title, content: row.content, version: row.version, published_at: laravel(row.publishedAt), updated_at: laravel(row.updatedAt) },
+      data: {
+        kind: kind.toLowerCase(),
+        title: row.title,
+        content: row.content,
+        version: row.version,
+        published_at: laravel(row.publishedAt),
+        updated_at: laravel(row.updatedAt),
+      },
     });
   });
 
@@ -51,7 +59,12 @@ describe('upsertLegalText (admin)', () => {
       admin,
     );
     expect(res.errors).toBeUndefined();
-    expect(res.data!.upsertLegalText).toMatchObject({ kind: 'PRIVACY_POLICY', title: 'Privacy Policy 2027', content: 'We changed things.\n\nRead them.', version: nextVersion(before.version) });
+    expect(res.data!.upsertLegalText).toMatchObject({
+      kind: 'PRIVACY_POLICY',
+      title: 'Privacy Policy 2027',
+      content: 'We changed things.\n\nRead them.',
+      version: nextVersion(before.version),
+    });
     expect(new Date(res.data!.upsertLegalText.publishedAt).getTime()).toBeGreaterThan(before.publishedAt.getTime());
     const rest = await t.http.get('/api/v1/legal/privacy-policy');
     expect(rest.body.data).toMatchObject({ title: 'Privacy Policy 2027', version: nextVersion(before.version) });
@@ -64,7 +77,9 @@ describe('upsertLegalText (admin)', () => {
   it('gives each of concurrent publications its own version, or CONFLICT', async () => {
     const before = await t.db.prisma.legalText.findUniqueOrThrow({ where: { kind: 'TERMS_OF_SERVICE' } });
     const results = await Promise.all(
-      Array.from({ length: 4 }, (_, i) => t.gql<{ upsertLegalText: { version: string } }>(UPSERT, { input: { kind: 'TERMS_OF_SERVICE', title: `Terms ${i}`, content: `Version ${i}` } }, admin)),
+      Array.from({ length: 4 }, (_, i) =>
+        t.gql<{ upsertLegalText: { version: string } }>(UPSERT, { input: { kind: 'TERMS_OF_SERVICE', title: `Terms ${i}`, content: `Version ${i}` } }, admin),
+      ),
     );
     const won = results.filter((r) => !r.errors);
     expect(won.length).toBeGreaterThan(0);
@@ -78,14 +93,21 @@ describe('upsertLegalText (admin)', () => {
   it('validates title and content, changing nothing', async () => {
     const before = await t.db.prisma.legalText.findUniqueOrThrow({ where: { kind: 'INVESTMENT_DISCLAIMER' } });
     const res = await t.gql(UPSERT, { input: { kind: 'INVESTMENT_DISCLAIMER', title: '  ', content: '' } }, admin);
-    expect(res.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { title: ['The title field is required.'], content: ['The content field is required.'] } });
+    expect(res.errors?.[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: { title: ['The title field is required.'], content: ['The content field is required.'] },
+    });
     expect(await t.db.prisma.legalText.findUniqueOrThrow({ where: { kind: 'INVESTMENT_DISCLAIMER' } })).toEqual(before);
   });
 
   it('is refused to investors and analysts (FORBIDDEN) and guests (UNAUTHENTICATED)', async () => {
     const before = await t.db.prisma.legalText.findMany({ orderBy: { id: 'asc' } });
     const input = { kind: 'INVESTMENT_DISCLAIMER', title: 'Hijacked', content: 'Nope.' };
-    for (const [bearer, code] of [[investor, 'FORBIDDEN'], [analyst, 'FORBIDDEN'], [undefined, 'UNAUTHENTICATED']] as const) {
+    for (const [bearer, code] of [
+      [investor, 'FORBIDDEN'],
+      [analyst, 'FORBIDDEN'],
+      [undefined, 'UNAUTHENTICATED'],
+    ] as const) {
       const res = await t.gql(UPSERT, { input }, bearer);
       expect(res.errors?.[0].extensions?.code).toBe(code);
     }
@@ -110,7 +132,16 @@ describe('GET /api/v1/marketplace/config', () => {
     expect(res.status).toBe(200);
     const row = await t.db.prisma.appConfig.findUniqueOrThrow({ where: { id: 1 } });
     expect(Object.keys(res.body.data)).toEqual([
-      'min_investment', 'max_investment', 'min_withdrawal_percentage', 'support_email', 'icon_options', 'badge_options', 'color_options', 'min_app_version', 'maintenance_mode', 'updated_at',
+      'min_investment',
+      'max_investment',
+      'min_withdrawal_percentage',
+      'support_email',
+      'icon_options',
+      'badge_options',
+      'color_options',
+      'min_app_version',
+      'maintenance_mode',
+      'updated_at',
     ]);
     expect(res.body.data).toEqual({
       min_investment: row.minInvestment.toNumber(),
@@ -136,16 +167,40 @@ describe('GET /api/v1/marketplace/config', () => {
 describe('updateAppConfig (admin)', () => {
   it('changes only the fields given', async () => {
     const before = await t.db.prisma.appConfig.findUniqueOrThrow({ where: { id: 1 } });
-    const res = await t.gql(UPDATE_CONFIG, { input: { maintenanceMode: !before.maintenanceMode, minAppVersion: '2.1.0', minInvestment: '250.5', colorOptions: ['#112233', '#aabbcc'], supportEmail: null } }, admin);
+    const res = await t.gql(
+      UPDATE_CONFIG,
+      {
+        input: {
+          maintenanceMode: !before.maintenanceMode,
+          minAppVersion: '2.1.0',
+          minInvestment: '250.5',
+          colorOptions: ['#112233', '#aabbcc'],
+          supportEmail: null,
+        },
+      },
+      admin,
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data).toEqual({
       updateAppConfig: {
-        minInvestment: '250.50', maxInvestment: before.maxInvestment.toFixed(2), minWithdrawalPercentage: before.minWithdrawalPercentage.toFixed(2),
-        supportEmail: before.supportEmail, colorOptions: ['#112233', '#aabbcc'], minAppVersion: '2.1.0', maintenanceMode: !before.maintenanceMode,
+        minInvestment: '250.50',
+        maxInvestment: before.maxInvestment.toFixed(2),
+        minWithdrawalPercentage: before.minWithdrawalPercentage.toFixed(2),
+        supportEmail: before.supportEmail,
+        colorOptions: ['#112233', '#aabbcc'],
+        minAppVersion: '2.1.0',
+        maintenanceMode: !before.maintenanceMode,
       },
     });
     const after = await t.db.prisma.appConfig.findUniqueOrThrow({ where: { id: 1 } });
-    expect({ ...after, maintenanceMode: before.maintenanceMode, minAppVersion: before.minAppVersion, minInvestment: before.minInvestment, colorOptions: before.colorOptions, updatedAt: before.updatedAt }).toEqual(before);
+    expect({
+      ...after,
+      maintenanceMode: before.maintenanceMode,
+      minAppVersion: before.minAppVersion,
+      minInvestment: before.minInvestment,
+      colorOptions: before.colorOptions,
+      updatedAt: before.updatedAt,
+    }).toEqual(before);
     expect((await t.http.get('/api/v1/marketplace/config')).body.data).toMatchObject({ min_investment: 250.5, min_app_version: '2.1.0' });
   });
 
@@ -155,8 +210,14 @@ describe('updateAppConfig (admin)', () => {
       UPDATE_CONFIG,
       {
         input: {
-          minInvestment: '0', maxInvestment: '10.001', minWithdrawalPercentage: '150', supportEmail: 'support', iconOptions: ['home', 'Bad Icon'],
-          badgeOptions: ['New', 'New'], colorOptions: ['#12345G', 'red'], minAppVersion: '2.1',
+          minInvestment: '0',
+          maxInvestment: '10.001',
+          minWithdrawalPercentage: '150',
+          supportEmail: 'support',
+          iconOptions: ['home', 'Bad Icon'],
+          badgeOptions: ['New', 'New'],
+          colorOptions: ['#12345G', 'red'],
+          minAppVersion: '2.1',
         },
       },
       admin,
@@ -176,7 +237,9 @@ describe('updateAppConfig (admin)', () => {
       minWithdrawalPercentage: ['The min withdrawal percentage field must be greater than 0 and at most 100.'],
     });
     const crossed = await t.gql(UPDATE_CONFIG, { input: { minInvestment: before.maxInvestment.plus(1).toFixed(2) } }, admin);
-    expect(crossed.errors?.[0].extensions?.fields).toEqual({ maxInvestment: ['The max investment field must be greater than or equal to the min investment.'] });
+    expect(crossed.errors?.[0].extensions?.fields).toEqual({
+      maxInvestment: ['The max investment field must be greater than or equal to the min investment.'],
+    });
     const huge = await t.gql(UPDATE_CONFIG, { input: { maxInvestment: '1000000000000' } }, admin);
     expect(huge.errors?.[0].extensions?.fields).toEqual({ maxInvestment: ['The max investment field must be less than 1000000000000.'] });
     expect(await t.db.prisma.appConfig.findUniqueOrThrow({ where: { id: 1 } })).toEqual(before);
@@ -184,7 +247,11 @@ describe('updateAppConfig (admin)', () => {
 
   it('is refused to investors and analysts (FORBIDDEN) and guests (UNAUTHENTICATED)', async () => {
     const before = await t.db.prisma.appConfig.findUniqueOrThrow({ where: { id: 1 } });
-    for (const [bearer, code] of [[investor, 'FORBIDDEN'], [analyst, 'FORBIDDEN'], [undefined, 'UNAUTHENTICATED']] as const) {
+    for (const [bearer, code] of [
+      [investor, 'FORBIDDEN'],
+      [analyst, 'FORBIDDEN'],
+      [undefined, 'UNAUTHENTICATED'],
+    ] as const) {
       const res = await t.gql(UPDATE_CONFIG, { input: { maintenanceMode: true } }, bearer);
       expect(res.errors?.[0].extensions?.code).toBe(code);
     }
@@ -196,12 +263,25 @@ describe('updateAppConfig (admin)', () => {
     const missing = await t.http.get('/api/v1/marketplace/config');
     expect(missing.status).toBe(404);
     const partial = await t.gql(UPDATE_CONFIG, { input: { maintenanceMode: true } }, admin);
-    expect(Object.keys(partial.errors?.[0].extensions?.fields as object)).toEqual(['minInvestment', 'maxInvestment', 'minWithdrawalPercentage', 'supportEmail', 'minAppVersion']);
+    expect(Object.keys(partial.errors?.[0].extensions?.fields as object)).toEqual([
+      'minInvestment',
+      'maxInvestment',
+      'minWithdrawalPercentage',
+      'supportEmail',
+      'minAppVersion',
+    ]);
     expect(await t.db.prisma.appConfig.count()).toBe(0);
     const input = { minInvestment: '100', maxInvestment: '5000', minWithdrawalPercentage: '0.5', supportEmail: 'help@example.com', minAppVersion: '1.0.0' };
     const created = await t.gql(UPDATE_CONFIG, { input }, admin);
     expect(created.errors).toBeUndefined();
     const res = await t.http.get('/api/v1/marketplace/config');
-    expect(res.body.data).toMatchObject({ min_investment: 100, max_investment: 5000, min_withdrawal_percentage: 0.5, icon_options: [], color_options: [], maintenance_mode: false });
+    expect(res.body.data).toMatchObject({
+      min_investment: 100,
+      max_investment: 5000,
+      min_withdrawal_percentage: 0.5,
+      icon_options: [],
+      color_options: [],
+      maintenance_mode: false,
+    });
   });
 });

@@ -28,11 +28,17 @@ it('approving an investment and requesting a withdrawal on the same holding both
   const amount = holding.unit.minInvestment.greaterThan(config.minInvestment) ? holding.unit.minInvestment : config.minInvestment;
 
   for (let round = 0; round < 5; round++) {
-    const created = await t.http.post('/api/v1/investment-requests').set('authorization', `Bearer ${investorToken}`).send({ unit_id: holding.unitId, amount: amount.toNumber() });
+    const created = await t.http
+      .post('/api/v1/investment-requests')
+      .set('authorization', `Bearer ${investorToken}`)
+      .send({ unit_id: holding.unitId, amount: amount.toNumber() });
     expect(created.status).toBe(201);
     const [approved, withdrawal] = await Promise.all([
       t.gql(`mutation { approveInvestmentRequest(id: ${created.body.data.id}) { status } }`, {}, adminToken),
-      t.http.post('/api/v1/withdrawals/requests').set('authorization', `Bearer ${investorToken}`).send({ unit_id: holding.unitId, ownership_percentage: 0.000001, reason: `Round ${round}` }),
+      t.http
+        .post('/api/v1/withdrawals/requests')
+        .set('authorization', `Bearer ${investorToken}`)
+        .send({ unit_id: holding.unitId, ownership_percentage: 0.000001, reason: `Round ${round}` }),
     ]);
     expect(approved.errors).toBeUndefined();
     expect(approved.data).toEqual({ approveInvestmentRequest: { status: 'APPROVED' } });

@@ -21,7 +21,11 @@ describe('log format', () => {
   });
 
   it('is one JSON object per line in production (terminal or not), when piped, and with LOG_FORMAT=json', () => {
-    for (const out of [printed({ env: 'production', tty: true }), printed({ env: 'development', tty: false }), printed({ env: 'development', format: 'json', tty: true })]) {
+    for (const out of [
+      printed({ env: 'production', tty: true }),
+      printed({ env: 'development', tty: false }),
+      printed({ env: 'development', format: 'json', tty: true }),
+    ]) {
       expect(JSON.parse(out)).toMatchObject({ level: 30, msg: 'hello operator', unit: 'A-1', service: 'investment-gateway' });
     }
   });

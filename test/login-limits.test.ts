@@ -11,7 +11,10 @@ function loginAs(t: TestGateway) {
         .post('/graphql')
         .set('content-type', 'application/json')
         .set('x-forwarded-for', ip)
-        .send({ query: 'mutation ($email: String!, $password: String!) { login(email: $email, password: $password) { accessToken } }', variables: { email, password } });
+        .send({
+          query: 'mutation ($email: String!, $password: String!) { login(email: $email, password: $password) { accessToken } }',
+          variables: { email, password },
+        });
       return res.body as { data?: unknown; errors?: Array<{ extensions: { code: string; retryAfter?: number } }> };
     },
   };
@@ -68,7 +71,11 @@ describe('one account attacked from many clients', () => {
       const login = loginAs(t);
       const outcomes = [];
       for (let i = 1; i <= 5; i++) {
-        outcomes.push(i % 2 ? (await login.rest(DEMO_EMAILS.investor, 'Guess1234!', `198.51.100.${i}`)).status : (await login.graphql(DEMO_EMAILS.investor, 'Guess1234!', `198.51.100.${i}`)).errors?.[0].extensions.code);
+        outcomes.push(
+          i % 2
+            ? (await login.rest(DEMO_EMAILS.investor, 'Guess1234!', `198.51.100.${i}`)).status
+            : (await login.graphql(DEMO_EMAILS.investor, 'Guess1234!', `198.51.100.${i}`)).errors?.[0].extensions.code,
+        );
       }
       expect(outcomes).toEqual([422, 'BAD_USER_INPUT', 422, 'BAD_USER_INPUT', 422]);
       const sixth = await login.rest(DEMO_EMAILS.investor, 'Guess1234!', '198.51.100.6');
@@ -88,7 +95,9 @@ describe('one account attacked from many clients', () => {
         return out;
       };
       // Two typos, then the right password: the count starts again.
-      expect(await statuses(['Typo1234!', 'Typo1234!', DEMO_PASSWORD, 'Typo1234!', 'Typo1234!', 'Typo1234!'], attacker)).toEqual([422, 422, 200, 422, 422, 422]);
+      expect(await statuses(['Typo1234!', 'Typo1234!', DEMO_PASSWORD, 'Typo1234!', 'Typo1234!', 'Typo1234!'], attacker)).toEqual([
+        422, 422, 200, 422, 422, 422,
+      ]);
       expect(await statuses(['Typo1234!', DEMO_PASSWORD], attacker)).toEqual([429, 429]);
       expect(await statuses([DEMO_PASSWORD], '192.0.2.10')).toEqual([200]);
     }));

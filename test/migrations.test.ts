@@ -4,7 +4,11 @@ import { openDatabase } from '../src/db/database';
 import { MIGRATIONS_DIR, MIGRATION_LOCK, applyMigrations, migrateDatabase } from '../src/db/migrate';
 import { withDatabase } from './support/template';
 
-const migrationNames = () => readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const migrationNames = () =>
+  readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 
 describe('migrations through the WASM schema engine', () => {
   // Two databases are what the regression needs (a second migration in one process once corrupted the
@@ -15,7 +19,9 @@ describe('migrations through the WASM schema engine', () => {
       const db = await openDatabase({ pglite });
       expect(await applyMigrations(db.adapterFactory)).toEqual(migrationNames());
       expect(await applyMigrations(db.adapterFactory)).toEqual([]);
-      const recorded = await db.prisma.$queryRaw<Array<{ migration_name: string }>>`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name`;
+      const recorded = await db.prisma.$queryRaw<
+        Array<{ migration_name: string }>
+      >`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name`;
       expect(recorded.map((r) => r.migration_name)).toEqual(migrationNames());
       await db.close();
       await pglite.close();
@@ -26,32 +32,36 @@ describe('migrations through the WASM schema engine', () => {
 describe('connections the schema engine opens', () => {
   const serverUrl = process.env.TEST_DATABASE_URL;
 
-  it(serverUrl ? 'are closed when migrating is done (PostgreSQL: the database can be dropped at once)' : 'leave the shared PGlite usable (PGlite)', async () => {
-    if (!serverUrl) {
-      const pglite = new PGlite();
-      const db = await openDatabase({ pglite });
+  it(
+    serverUrl ? 'are closed when migrating is done (PostgreSQL: the database can be dropped at once)' : 'leave the shared PGlite usable (PGlite)',
+    async () => {
+      if (!serverUrl) {
+        const pglite = new PGlite();
+        const db = await openDatabase({ pglite });
+        await applyMigrations(db.adapterFactory);
+        expect(await db.prisma.user.count()).toBe(0);
+        await db.close();
+        await pglite.close();
+        return;
+      }
+      const { Client } = await import('pg');
+      const admin = new Client({ connectionString: serverUrl });
+      await admin.connect();
+      const name = `gateway_migrate_${process.pid}`;
+      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(serverUrl);
+      url.pathname = `/${name}`;
+      const db = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
       await applyMigrations(db.adapterFactory);
-      expect(await db.prisma.user.count()).toBe(0);
       await db.close();
-      await pglite.close();
-      return;
-    }
-    const { Client } = await import('pg');
-    const admin = new Client({ connectionString: serverUrl });
-    await admin.connect();
-    const name = `gateway_migrate_${process.pid}`;
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const db = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
-    await applyMigrations(db.adapterFactory);
-    await db.close();
-    // Without FORCE, DROP DATABASE (like CREATE DATABASE … TEMPLATE) fails while another session stays
-    // on the database; PostgreSQL gives closing sessions up to 5 s, node-postgres idle pools linger 10 s.
-    await expect(admin.query(`DROP DATABASE ${name}`)).resolves.toBeDefined();
-    await admin.end();
-  }, 120_000);
+      // Without FORCE, DROP DATABASE (like CREATE DATABASE … TEMPLATE) fails while another session stays
+      // on the database; PostgreSQL gives closing sessions up to 5 s, node-postgres idle pools linger 10 s.
+      await expect(admin.query(`DROP DATABASE ${name}`)).resolves.toBeDefined();
+      await admin.end();
+    },
+    120_000,
+  );
 });
 
 // Several migrate jobs (or instances migrating at start) against one PostgreSQL database at once:
@@ -96,8 +106,13 @@ if (serverUrl) {
       let waited = false;
       const migrating = migrateDatabase(db, () => void (waited = true));
       // Bounded poll until the migrator's own session is queued on the lock.
-      const waiting = async () => (await holder.query(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory' AND NOT l.granted AND a.application_name = 'gateway-migration-lock'`)).rows[0].n;
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline && (await waiting()) === 0; ) await new Promise((r) => setImmediate(r));
+      const waiting = async () =>
+        (
+          await holder.query(
+            `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory' AND NOT l.granted AND a.application_name = 'gateway-migration-lock'`,
+          )
+        ).rows[0].n;
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline && (await waiting()) === 0;) await new Promise((r) => setImmediate(r));
       expect(await waiting()).toBe(1);
       expect(waited).toBe(true);
       expect((await holder.query(`SELECT to_regclass('_prisma_migrations') AS t`)).rows[0].t).toBeNull();
@@ -107,4 +122,3 @@ if (serverUrl) {
     });
   });
 }
-

@@ -45,12 +45,23 @@ function note(owner: number, read = false) {
 /** REST writes `data` with snake_case keys at every depth and enum values in lower case. */
 const ENUM_VALUES = new Set(Object.values(Enums).flatMap((e) => Object.values(e as Record<string, string>)));
 const restData = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(restData)
-  : typeof v === 'string' ? (ENUM_VALUES.has(v) ? v.toLowerCase() : v)
-  : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase(), restData(x)]))
-  : v;
+  Array.isArray(v)
+    ? v.map(restData)
+    : typeof v === 'string'
+      ? ENUM_VALUES.has(v)
+        ? v.toLowerCase()
+        : v
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase(), restData(x)]))
+        : v;
 const rest = (r: { id: number; type: string; title: string; body: string; data: unknown; readAt: Date | null; createdAt: Date }) => ({
-  id: r.id, type: r.type.toLowerCase(), title: r.title, body: r.body, data: restData(r.data), read_at: stamp(r.readAt), created_at: stamp(r.createdAt),
+  id: r.id,
+  type: r.type.toLowerCase(),
+  title: r.title,
+  body: r.body,
+  data: restData(r.data),
+  read_at: stamp(r.readAt),
+  created_at: stamp(r.createdAt),
 });
 const newestFirst = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 
@@ -261,7 +272,9 @@ describe('GraphQL', () => {
     const count = await t.gql<{ unreadNotificationCount: number }>('{ unreadNotificationCount }', {}, token);
     expect(count.data!.unreadNotificationCount).toBe(unread);
     const list = await t.gql<{ notifications: { items: Array<{ id: number; type: string; data: unknown }>; pageInfo: { total: number } } }>(
-      '{ notifications(perPage: 1, unreadFirst: true) { items { id type data readAt } pageInfo { total } } }', {}, token,
+      '{ notifications(perPage: 1, unreadFirst: true) { items { id type data readAt } pageInfo { total } } }',
+      {},
+      token,
     );
     expect(list.data!.notifications.items[0]).toMatchObject({ id: mine.id, type: 'SYSTEM', data: mine.data });
     expect(list.data!.notifications.pageInfo.total).toBe(await prisma().notification.count({ where: { userId } }));
@@ -270,7 +283,11 @@ describe('GraphQL', () => {
     const theirs = await note(otherUserId);
     const denied = await t.gql('query($id: Int!) { notification(id: $id) { id } }', { id: theirs.id }, token);
     expect(denied.errors?.[0].extensions?.code).toBe('NOT_FOUND');
-    const marked = await t.gql<{ markNotificationRead: { readAt: string } }>('mutation($id: Int!) { markNotificationRead(id: $id) { readAt } }', { id: mine.id }, token);
+    const marked = await t.gql<{ markNotificationRead: { readAt: string } }>(
+      'mutation($id: Int!) { markNotificationRead(id: $id) { readAt } }',
+      { id: mine.id },
+      token,
+    );
     expect(marked.data!.markNotificationRead.readAt).not.toBeNull();
     const all = await t.gql<{ markAllNotificationsRead: number }>('mutation { markAllNotificationsRead }', {}, token);
     expect(all.data!.markAllNotificationsRead).toBe(unread - 1);
@@ -280,7 +297,9 @@ describe('GraphQL', () => {
   it('registers and removes device tokens', async () => {
     const tk = newToken();
     const reg = await t.gql<{ registerDeviceToken: { platform: string; created: boolean } }>(
-      'mutation($token: String!) { registerDeviceToken(input: { token: $token, platform: WEB }) { platform created } }', { token: tk }, token,
+      'mutation($token: String!) { registerDeviceToken(input: { token: $token, platform: WEB }) { platform created } }',
+      { token: tk },
+      token,
     );
     expect(reg.data!.registerDeviceToken).toEqual({ platform: 'WEB', created: true });
     const empty = await t.gql('mutation { registerDeviceToken(input: { token: "", platform: WEB }) { id } }', {}, token);
@@ -313,7 +332,13 @@ describe('push outbox rows written by notify()', () => {
     const rows = await deliveriesOf('bulk payout');
     expect(rows).toHaveLength(users.length * 2);
     expect(rows.every((r) => r.status === PushStatus.PENDING)).toBe(true);
-    for (const u of users) expect(rows.filter((r) => r.notification.userId === u.id).map((r) => r.token).sort()).toEqual(tokens.get(u.id)!.sort());
+    for (const u of users)
+      expect(
+        rows
+          .filter((r) => r.notification.userId === u.id)
+          .map((r) => r.token)
+          .sort(),
+      ).toEqual(tokens.get(u.id)!.sort());
   });
 
   it('follows the settings: pushEnabled, the per-type switch, SYSTEM always; no settings row = defaults', async () => {
@@ -323,7 +348,11 @@ describe('push outbox rows written by notify()', () => {
       await device(u.id);
     }
     await prisma().userSettings.upsert({ where: { userId: a.id }, create: { userId: a.id, pushEnabled: false }, update: { pushEnabled: false } });
-    await prisma().userSettings.upsert({ where: { userId: b.id }, create: { userId: b.id, notifyDistributions: false }, update: { pushEnabled: true, notifyDistributions: false, notifyKyc: true } });
+    await prisma().userSettings.upsert({
+      where: { userId: b.id },
+      create: { userId: b.id, notifyDistributions: false },
+      update: { pushEnabled: true, notifyDistributions: false, notifyKyc: true },
+    });
     await prisma().userSettings.upsert({ where: { userId: c.id }, create: { userId: c.id }, update: { pushEnabled: true, notifyDistributions: true } });
     await prisma().userSettings.deleteMany({ where: { userId: d.id } });
     const types = [NotificationType.DISTRIBUTION_DISTRIBUTED, NotificationType.KYC_REVIEWED, NotificationType.SYSTEM];
@@ -345,8 +374,16 @@ describe('a state transition writes the notification and its push in its own tra
     const n = ++noteCounter;
     const unit = await prisma().unit.create({
       data: {
-        code: `TEST-NOTIF-${n}`, name: `Notification unit ${n}`, description: 'Made by the test.', location: 'Testville', categoryId: category.id,
-        status: 'AVAILABLE', totalValue: '100000.00', availablePercentage: '50.000000', minInvestment: '1000.00', expectedReturn: '5.000000',
+        code: `TEST-NOTIF-${n}`,
+        name: `Notification unit ${n}`,
+        description: 'Made by the test.',
+        location: 'Testville',
+        categoryId: category.id,
+        status: 'AVAILABLE',
+        totalValue: '100000.00',
+        availablePercentage: '50.000000',
+        minInvestment: '1000.00',
+        expectedReturn: '5.000000',
       },
     });
     return prisma().investmentRequest.create({ data: { investorId, unitId: unit.id, amount: '2000.00', ownershipPercentage: '2.000000' } });
@@ -358,7 +395,10 @@ describe('a state transition writes the notification and its push in its own tra
     const request = await pendingRequest();
     const res = await t.gql<{ approveInvestmentRequest: { status: string } }>(APPROVE, { id: request.id }, adminToken);
     expect(res.errors).toBeUndefined();
-    const notes = await prisma().notification.findMany({ where: { userId, type: NotificationType.INVESTMENT_REQUEST_REVIEWED, data: { path: ['investmentRequestId'], equals: request.id } }, include: { pushes: true } });
+    const notes = await prisma().notification.findMany({
+      where: { userId, type: NotificationType.INVESTMENT_REQUEST_REVIEWED, data: { path: ['investmentRequestId'], equals: request.id } },
+      include: { pushes: true },
+    });
     expect(notes).toHaveLength(1);
     expect(notes[0].pushes.filter((p) => p.token === tk)).toEqual([expect.objectContaining({ status: PushStatus.PENDING, attempts: 0 })]);
   });

@@ -27,7 +27,9 @@ describe('request ids', () => {
     const ids = ['concurrent-a', 'concurrent-b', 'concurrent-c'];
     const before = log.lines().length;
     // A reset request for a registered address logs the mail (debug level, no SMTP_URL) from inside the service.
-    const answers = await Promise.all(ids.map((id) => t.http.post('/api/v1/auth/password/forgot').set('x-request-id', id).send({ email: DEMO_EMAILS.investor })));
+    const answers = await Promise.all(
+      ids.map((id) => t.http.post('/api/v1/auth/password/forgot').set('x-request-id', id).send({ email: DEMO_EMAILS.investor })),
+    );
     expect(answers.map((a) => a.headers['x-request-id'])).toEqual(ids);
     const lines = log.lines().slice(before);
     for (const id of ids) {

@@ -33,9 +33,23 @@ describe('OpenAPI document', () => {
       expect(op.security).toEqual(r.auth === 'guest' ? [] : [{ bearer: [] }]);
     }
     const list = doc.paths['/distributions'].get;
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'per_page', 'status', 'unit_id', 'period', 'from', 'to']));
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['page', 'per_page', 'status', 'unit_id', 'period', 'from', 'to']),
+    );
     const item = list.responses['200'].content['application/json'].schema.properties.data.items;
-    expect(Object.keys(item.properties)).toEqual(['id', 'unit_id', 'unit_name', 'period', 'type', 'gross_amount', 'net_amount', 'fees', 'status', 'distributed_at', 'created_at']);
+    expect(Object.keys(item.properties)).toEqual([
+      'id',
+      'unit_id',
+      'unit_name',
+      'period',
+      'type',
+      'gross_amount',
+      'net_amount',
+      'fees',
+      'status',
+      'distributed_at',
+      'created_at',
+    ]);
     const withdrawals = doc.paths['/withdrawals/requests'];
     expect(withdrawals.get.responses['200'].content['application/json'].schema.properties).not.toHaveProperty('links');
     expect(withdrawals.post.requestBody.content['application/json'].schema.required.sort()).toEqual(['ownership_percentage', 'reason', 'unit_id']);
@@ -58,9 +72,18 @@ describe('OpenAPI document', () => {
   it('embeds a captured example for every request and every answer that is not binary, each valid against its schema', async () => {
     const doc = JSON.parse(readFileSync(fromRoot('docs', 'openapi.json'), 'utf8'));
     const examples = JSON.parse(readFileSync(fromRoot('src', 'rest', 'openapi-examples.json'), 'utf8'));
-    for (const [path, item] of Object.entries<Record<string, { requestBody?: { content: Record<string, { example?: unknown }> }; responses: Record<string, { $ref?: string; content?: Record<string, { example?: unknown }> }> }>>(doc.paths)) {
+    for (const [path, item] of Object.entries<
+      Record<
+        string,
+        {
+          requestBody?: { content: Record<string, { example?: unknown }> };
+          responses: Record<string, { $ref?: string; content?: Record<string, { example?: unknown }> }>;
+        }
+      >
+    >(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
-        for (const media of Object.values(op.requestBody?.content ?? {})) expect({ path, method, example: media.example }).toMatchObject({ example: expect.anything() });
+        for (const media of Object.values(op.requestBody?.content ?? {}))
+          expect({ path, method, example: media.example }).toMatchObject({ example: expect.anything() });
         for (const [status, response] of Object.entries(op.responses)) {
           for (const [type, media] of Object.entries(response.content ?? {})) {
             if (type !== 'application/json' && type !== 'text/csv') continue; // PDFs and images: no example bytes

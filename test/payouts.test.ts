@@ -28,7 +28,12 @@ async function makePayout(status: 'PENDING' | 'PAID' | 'FAILED' = 'PENDING') {
   const holding = await prisma().holding.findFirstOrThrow({ where: { investorId } });
   return prisma().payout.create({
     data: {
-      investorId, unitId: holding.unitId, source: 'WITHDRAWAL', amount: '1234.56', status, reference: `PO-TEST-${++counter}`,
+      investorId,
+      unitId: holding.unitId,
+      source: 'WITHDRAWAL',
+      amount: '1234.56',
+      status,
+      reference: `PO-TEST-${++counter}`,
       paidAt: status === 'PAID' ? new Date('2026-01-01T00:00:00Z') : null,
     },
   });
@@ -52,15 +57,34 @@ describe('GET /api/v1/payouts', () => {
     const res = await get('/api/v1/payouts');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['success', 'data', 'links', 'meta']);
-    const expected = await prisma().payout.findMany({ where: { investorId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 15, include: { unit: true } });
+    const expected = await prisma().payout.findMany({
+      where: { investorId },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: 15,
+      include: { unit: true },
+    });
     expect(res.body.data.map((p: { id: number }) => p.id)).toEqual(expected.map((p) => p.id));
     expect(res.body.meta.total).toBe(await prisma().payout.count({ where: { investorId } }));
     expect(Object.keys(res.body.data[0])).toEqual([
-      'id', 'investor_id', 'unit', 'source', 'distribution_id', 'withdrawal_request_id', 'amount', 'status', 'reference', 'paid_at', 'created_at',
+      'id',
+      'investor_id',
+      'unit',
+      'source',
+      'distribution_id',
+      'withdrawal_request_id',
+      'amount',
+      'status',
+      'reference',
+      'paid_at',
+      'created_at',
     ]);
     expect(res.body.data[0]).toMatchObject({
-      id: expected[0].id, unit: { id: expected[0].unit.id, code: expected[0].unit.code, name: expected[0].unit.name },
-      source: expected[0].source.toLowerCase(), amount: expected[0].amount.toNumber(), status: expected[0].status.toLowerCase(), reference: expected[0].reference,
+      id: expected[0].id,
+      unit: { id: expected[0].unit.id, code: expected[0].unit.code, name: expected[0].unit.name },
+      source: expected[0].source.toLowerCase(),
+      amount: expected[0].amount.toNumber(),
+      status: expected[0].status.toLowerCase(),
+      reference: expected[0].reference,
     });
   });
 
@@ -109,7 +133,12 @@ describe('GET /api/v1/payouts/{id}', () => {
     const res = await get(`/api/v1/payouts/${own.id}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['success', 'data']);
-    expect(res.body.data).toMatchObject({ id: own.id, distribution_id: own.distributionId, withdrawal_request_id: null, paid_at: own.paidAt!.toISOString().slice(0, 19) + '+00:00' });
+    expect(res.body.data).toMatchObject({
+      id: own.id,
+      distribution_id: own.distributionId,
+      withdrawal_request_id: null,
+      paid_at: own.paidAt!.toISOString().slice(0, 19) + '+00:00',
+    });
   });
 
   it('answers 404 for another investor’s payout and for missing or non-numeric ids', async () => {

@@ -15,11 +15,17 @@ function newQuery(): { query: string; hash: string } {
 const persisted = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash } });
 
 async function register(t: TestGateway, q: { query: string; hash: string }) {
-  return t.http.post('/graphql').set('content-type', 'application/json').send({ query: q.query, extensions: persisted(q.hash) });
+  return t.http
+    .post('/graphql')
+    .set('content-type', 'application/json')
+    .send({ query: q.query, extensions: persisted(q.hash) });
 }
 
 async function byHash(t: TestGateway, hash: string) {
-  return t.http.post('/graphql').set('content-type', 'application/json').send({ extensions: persisted(hash) });
+  return t.http
+    .post('/graphql')
+    .set('content-type', 'application/json')
+    .send({ extensions: persisted(hash) });
 }
 
 async function redisCheck(t: TestGateway): Promise<string> {

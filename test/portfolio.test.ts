@@ -18,7 +18,8 @@ afterAll(() => t.close());
 
 const get = (url: string, token = investorToken) => t.http.get(url).set('authorization', `Bearer ${token}`).set('host', 'api.test');
 const D = (v: string | number | Prisma.Decimal) => new Prisma.Decimal(v);
-const pct2 = (num: Prisma.Decimal, den: Prisma.Decimal) => (den.isZero() ? D(0) : num.times(100).dividedBy(den).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP));
+const pct2 = (num: Prisma.Decimal, den: Prisma.Decimal) =>
+  den.isZero() ? D(0) : num.times(100).dividedBy(den).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
 
 /** The performance figures worked out from the rows, for one investor or (undefined) the platform. */
 async function expectedPerformance(who?: number) {
@@ -33,7 +34,10 @@ async function expectedPerformance(who?: number) {
     const mine = holdings.filter((h) => h.unitId === unitId);
     const ownership = mine.reduce((a, h) => a.plus(h.ownershipPercentage), D(0));
     const invested = mine.reduce((a, h) => a.plus(h.investedAmount), D(0));
-    const current = ownership.times(latest?.value ?? unit.totalValue).dividedBy(100).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
+    const current = ownership
+      .times(latest?.value ?? unit.totalValue)
+      .dividedBy(100)
+      .toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
     const received = distributions.filter((d) => d.unitId === unitId).reduce((a, d) => a.plus(d.netAmount), D(0));
     rows.push({ unit: { id: unit.id, code: unit.code, name: unit.name }, ownership, invested, current, received });
   }
@@ -46,7 +50,9 @@ async function expectedPerformance(who?: number) {
     const [year, q] = [Math.floor(index / 4), index % 4];
     const from = Date.UTC(year, q * 3, 1);
     const to = Date.UTC(year, q * 3 + 3, 1);
-    const amount = distributions.filter((d) => d.distributedAt!.getTime() >= from && d.distributedAt!.getTime() < to).reduce((a, d) => a.plus(d.netAmount), D(0));
+    const amount = distributions
+      .filter((d) => d.distributedAt!.getTime() >= from && d.distributedAt!.getTime() < to)
+      .reduce((a, d) => a.plus(d.netAmount), D(0));
     return { quarter: `${year}-Q${q + 1}`, amount: amount.toNumber() };
   });
   return {
@@ -73,7 +79,15 @@ describe('GET /api/v1/portfolio/performance', () => {
     const res = await get('/api/v1/portfolio/performance');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['success', 'data']);
-    expect(Object.keys(res.body.data)).toEqual(['total_invested', 'current_value', 'return_amount', 'return_percentage', 'distributions_received', 'distributions_by_quarter', 'holdings']);
+    expect(Object.keys(res.body.data)).toEqual([
+      'total_invested',
+      'current_value',
+      'return_amount',
+      'return_percentage',
+      'distributions_received',
+      'distributions_by_quarter',
+      'holdings',
+    ]);
     const expected = await expectedPerformance(investorId);
     expect(res.body.data).toEqual(expected);
     expect(expected.distributions_by_quarter.some((q) => q.amount > 0)).toBe(true);
@@ -120,14 +134,33 @@ describe('GET /api/v1/portfolio/transactions', () => {
     const res = await get('/api/v1/portfolio/transactions');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['success', 'data', 'links', 'meta']);
-    const expected = await t.db.prisma.transaction.findMany({ where: { investorId }, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], take: 15, include: { unit: true } });
+    const expected = await t.db.prisma.transaction.findMany({
+      where: { investorId },
+      orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }],
+      take: 15,
+      include: { unit: true },
+    });
     expect(res.body.data.map((r: { id: number }) => r.id)).toEqual(expected.map((r) => r.id));
     expect(res.body.meta.total).toBe(await t.db.prisma.transaction.count({ where: { investorId } }));
     expect(Object.keys(res.body.data[0])).toEqual([
-      'id', 'investor_id', 'type', 'amount', 'description', 'unit', 'investment_request_id', 'withdrawal_request_id', 'distribution_id', 'payout_id', 'occurred_at', 'created_at',
+      'id',
+      'investor_id',
+      'type',
+      'amount',
+      'description',
+      'unit',
+      'investment_request_id',
+      'withdrawal_request_id',
+      'distribution_id',
+      'payout_id',
+      'occurred_at',
+      'created_at',
     ]);
     expect(res.body.data[0]).toMatchObject({
-      id: expected[0].id, type: expected[0].type.toLowerCase(), amount: expected[0].amount.toNumber(), description: expected[0].description,
+      id: expected[0].id,
+      type: expected[0].type.toLowerCase(),
+      amount: expected[0].amount.toNumber(),
+      description: expected[0].description,
       unit: { id: expected[0].unit.id, code: expected[0].unit.code, name: expected[0].unit.name },
     });
   });
@@ -147,7 +180,9 @@ describe('GET /api/v1/portfolio/transactions', () => {
     expect(res.body.data.map((r: { id: number }) => r.id)).toContain(sample.id);
     const start = new Date(`${day}T00:00:00Z`);
     expect(res.body.meta.total).toBe(
-      await t.db.prisma.transaction.count({ where: { investorId, unitId: sample.unitId, occurredAt: { gte: start, lt: new Date(start.getTime() + 86_400_000) } } }),
+      await t.db.prisma.transaction.count({
+        where: { investorId, unitId: sample.unitId, occurredAt: { gte: start, lt: new Date(start.getTime() + 86_400_000) } },
+      }),
     );
     const since = await get(`/api/v1/portfolio/transactions?from=${day}&per_page=1`);
     expect(since.body.meta.total).toBe(await t.db.prisma.transaction.count({ where: { investorId, occurredAt: { gte: start } } }));
@@ -183,7 +218,13 @@ describe('GET /api/v1/portfolio/transactions/{id}', () => {
     const own = await t.db.prisma.transaction.findFirstOrThrow({ where: { investorId, distributionId: { not: null } } });
     const res = await get(`/api/v1/portfolio/transactions/${own.id}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: own.id, investor_id: investorId, distribution_id: own.distributionId, payout_id: own.payoutId, investment_request_id: null });
+    expect(res.body.data).toMatchObject({
+      id: own.id,
+      investor_id: investorId,
+      distribution_id: own.distributionId,
+      payout_id: own.payoutId,
+      investment_request_id: null,
+    });
   });
 
   it('answers 404 for another investor’s entry and for missing or non-numeric ids', async () => {

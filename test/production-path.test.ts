@@ -57,41 +57,58 @@ if (serverUrl) {
       rmSync(clone, { recursive: true, force: true });
     });
 
-    it('migrate, admin:create and NODE_ENV=production npm start: no demo logins, the new admin logs in, /readyz 200', async () => {
-      const port = await freePort();
-      const script = path.join(clone, '.production-path.sh');
-      writeFileSync(script, readmeProductionBlock());
-      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: withDatabase(serverUrl, database), JWT_SECRET: 'production-path-test-secret-0123456789abcdef', PORT: String(port), NODE_ENV: '' };
-      delete env.TEST_DATABASE_URL;
-      // Its own process group, so the whole tree (bash, npm, node) can be stopped at the end.
-      const run = spawn('bash', ['-e', script], { cwd: clone, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-      run.stdin.end(`${operator.password}\n`); // admin:create reads the password from a pipe
-      let output = '';
-      run.stdout.on('data', (d) => (output += d));
-      run.stderr.on('data', (d) => (output += d));
-      const exited = new Promise<number | null>((resolve) => run.on('exit', resolve));
-      try {
-        // Bounded wait for readiness (a fresh clone builds first), failing at once if the block stops.
-        let ready = false;
-        for (const deadline = Date.now() + 8 * 60_000; !ready && Date.now() < deadline && run.exitCode === null; ) {
-          ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
-          if (!ready) await new Promise((r) => setTimeout(r, 500));
-        }
-        if (!ready) throw new Error(`the production path did not become ready:\n${output}`);
-        expect(output).toContain(`created admin: ${operator.email}`);
-        expect(output).not.toContain('EBADENGINE');
+    it(
+      'migrate, admin:create and NODE_ENV=production npm start: no demo logins, the new admin logs in, /readyz 200',
+      async () => {
+        const port = await freePort();
+        const script = path.join(clone, '.production-path.sh');
+        writeFileSync(script, readmeProductionBlock());
+        const env: NodeJS.ProcessEnv = {
+          ...process.env,
+          DATABASE_URL: withDatabase(serverUrl, database),
+          JWT_SECRET: 'production-path-test-secret-0123456789abcdef',
+          PORT: String(port),
+          NODE_ENV: '',
+        };
+        delete env.TEST_DATABASE_URL;
+        // Its own process group, so the whole tree (bash, npm, node) can be stopped at the end.
+        const run = spawn('bash', ['-e', script], { cwd: clone, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+        run.stdin.end(`${operator.password}\n`); // admin:create reads the password from a pipe
+        let output = '';
+        run.stdout.on('data', (d) => (output += d));
+        run.stderr.on('data', (d) => (output += d));
+        const exited = new Promise<number | null>((resolve) => run.on('exit', resolve));
+        try {
+          // Bounded wait for readiness (a fresh clone builds first), failing at once if the block stops.
+          let ready = false;
+          for (const deadline = Date.now() + 8 * 60_000; !ready && Date.now() < deadline && run.exitCode === null;) {
+            ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+              (r) => r.status === 200,
+              () => false,
+            );
+            if (!ready) await new Promise((r) => setTimeout(r, 500));
+          }
+          if (!ready) throw new Error(`the production path did not become ready:\n${output}`);
+          expect(output).toContain(`created admin: ${operator.email}`);
+          expect(output).not.toContain('EBADENGINE');
 
-        const login = (email: string, password: string) =>
-          fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-        for (const email of Object.values(DEMO_EMAILS)) expect((await login(email, DEMO_PASSWORD)).status).toBe(422);
-        const res = await login(operator.email, operator.password);
-        expect(res.status).toBe(200);
-        expect(((await res.json()) as { data: { user: { role: string } } }).data.user.role).toBe('admin');
-        expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
-      } finally {
-        if (run.exitCode === null) process.kill(-run.pid!, 'SIGTERM');
-        await exited;
-      }
-    }, 10 * 60_000);
+          const login = (email: string, password: string) =>
+            fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ email, password }),
+            });
+          for (const email of Object.values(DEMO_EMAILS)) expect((await login(email, DEMO_PASSWORD)).status).toBe(422);
+          const res = await login(operator.email, operator.password);
+          expect(res.status).toBe(200);
+          expect(((await res.json()) as { data: { user: { role: string } } }).data.user.role).toBe('admin');
+          expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+        } finally {
+          if (run.exitCode === null) process.kill(-run.pid!, 'SIGTERM');
+          await exited;
+        }
+      },
+      10 * 60_000,
+    );
   });
 }

@@ -11,8 +11,22 @@ const guest = (url: string) => t.http.get(url).set('host', 'api.test');
 const ids = (res: { body: { data: Array<{ id: number }> } }) => res.body.data.map((u) => u.id);
 
 const UNIT_FIELDS = [
-  'id', 'code', 'name', 'description', 'location', 'category', 'status', 'total_value', 'available_percentage', 'min_investment',
-  'expected_return', 'current_value', 'image_url', 'listed_at', 'created_at', 'updated_at',
+  'id',
+  'code',
+  'name',
+  'description',
+  'location',
+  'category',
+  'status',
+  'total_value',
+  'available_percentage',
+  'min_investment',
+  'expected_return',
+  'current_value',
+  'image_url',
+  'listed_at',
+  'created_at',
+  'updated_at',
 ];
 const CATEGORY_FIELDS = ['id', 'name', 'slug', 'description', 'icon', 'color', 'is_featured', 'units_count', 'created_at', 'updated_at'];
 const PUBLIC = { status: { in: ['AVAILABLE' as const, 'FUNDED' as const] } };
@@ -46,7 +60,9 @@ describe('GET /api/v1/public/units', () => {
   it('filters like /units but never shows DRAFT or CLOSED units', async () => {
     const sample = await t.db.prisma.unit.findFirstOrThrow({ where: { status: 'FUNDED' } });
     const funded = await guest(`/api/v1/public/units?status=funded&category_id=${sample.categoryId}`);
-    expect(ids(funded)).toEqual((await t.db.prisma.unit.findMany({ where: { status: 'FUNDED', categoryId: sample.categoryId }, orderBy: NEWEST })).map((u) => u.id));
+    expect(ids(funded)).toEqual(
+      (await t.db.prisma.unit.findMany({ where: { status: 'FUNDED', categoryId: sample.categoryId }, orderBy: NEWEST })).map((u) => u.id),
+    );
     for (const status of ['draft', 'closed']) {
       const res = await guest(`/api/v1/public/units?status=${status}`);
       expect(res.status).toBe(200);
@@ -87,7 +103,9 @@ describe('GET /api/v1/public/units/{id}', () => {
 
 describe('GET /api/v1/public/categories and /{id}', () => {
   it('lists the active categories to guests, without is_active', async () => {
-    const inactive = await t.db.prisma.category.create({ data: { name: 'Hidden', slug: 'hidden', description: 'x', icon: 'star', color: '#00838F', isActive: false } });
+    const inactive = await t.db.prisma.category.create({
+      data: { name: 'Hidden', slug: 'hidden', description: 'x', icon: 'star', color: '#00838F', isActive: false },
+    });
     const res = await guest('/api/v1/public/categories');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['success', 'data']);

@@ -40,7 +40,8 @@ beforeEach(() => t.db.prisma.pushDelivery.deleteMany());
 const prisma = () => t.db.prisma;
 const BACKOFF_MS = 600_000;
 const LEASE_MS = 60_000;
-const outbox = (sender: PushSender, maxAttempts = 3) => new PushOutbox(prisma(), sender, logger, { maxAttempts, baseBackoffMs: BACKOFF_MS, leaseMs: LEASE_MS, batchSize: 50 });
+const outbox = (sender: PushSender, maxAttempts = 3) =>
+  new PushOutbox(prisma(), sender, logger, { maxAttempts, baseBackoffMs: BACKOFF_MS, leaseMs: LEASE_MS, batchSize: 50 });
 
 /**
  * The outbox reads only the database's clock, so the tests move the token's rows into the past
@@ -51,7 +52,10 @@ const elapse = (token: string, ms: number) =>
     locked_until = locked_until - ${ms}::int * interval '1 millisecond' WHERE token = ${token}`;
 /** How far ahead of the database's now a row's time is, ms. */
 const aheadOfDb = async (time: 'next_attempt_at' | 'locked_until', id: number) => {
-  const [row] = await prisma().$queryRawUnsafe<{ ms: number }[]>(`SELECT (extract(epoch FROM ${time} - now()) * 1000)::float8 AS ms FROM push_deliveries WHERE id = $1`, id);
+  const [row] = await prisma().$queryRawUnsafe<{ ms: number }[]>(
+    `SELECT (extract(epoch FROM ${time} - now()) * 1000)::float8 AS ms FROM push_deliveries WHERE id = $1`,
+    id,
+  );
   return row.ms;
 };
 /** A time set from the database's now `ms` ahead, read back a moment later (a busy machine: up to 10 s). */
@@ -66,7 +70,10 @@ async function queue(n = 1): Promise<string> {
   await prisma().deviceToken.deleteMany({ where: { userId } });
   await prisma().deviceToken.create({ data: { userId, token, platform: 'ANDROID' } });
   await prisma().$transaction((tx) =>
-    notify(tx, ...Array.from({ length: n }, (_, i) => ({ userId, type: NotificationType.SYSTEM, title: `Hello ${i}`, body: 'Body', data: { payoutId: 7, note: null } }))),
+    notify(
+      tx,
+      ...Array.from({ length: n }, (_, i) => ({ userId, type: NotificationType.SYSTEM, title: `Hello ${i}`, body: 'Body', data: { payoutId: 7, note: null } })),
+    ),
   );
   return token;
 }
@@ -79,7 +86,12 @@ describe('PushOutbox.drainOnce', () => {
     const result = await outbox(sender).drainOnce();
     expect(result).toMatchObject({ claimed: 2, sent: 2, retried: 0, failed: 0 });
     expect(sender.sent.map((m) => m.token)).toEqual([token, token]);
-    expect(sender.sent[0]).toMatchObject({ type: 'SYSTEM', title: 'Hello 0', body: 'Body', data: { payoutId: '7', type: 'system', notificationId: expect.any(String) } });
+    expect(sender.sent[0]).toMatchObject({
+      type: 'SYSTEM',
+      title: 'Hello 0',
+      body: 'Body',
+      data: { payoutId: '7', type: 'system', notificationId: expect.any(String) },
+    });
     for (const r of await rows(token)) expect(r).toMatchObject({ status: PushStatus.SENT, attempts: 1, sentAt: expect.any(Date), lockedUntil: null });
     await elapse(token, 3_600_000);
     expect(await outbox(sender).drainOnce()).toMatchObject({ claimed: 0 });
@@ -166,14 +178,18 @@ describe('crash safety (at most once)', () => {
   it('a SENDING delivery whose lease expired is FAILED, never sent again; one still leased is left alone', async () => {
     const token = await queue(2);
     const [expired, leased] = await rows(token);
-    await prisma().$executeRaw`UPDATE push_deliveries SET status = 'SENDING', attempts = 1, locked_until = now() - interval '1 second' WHERE id = ${expired.id}`;
+    await prisma()
+      .$executeRaw`UPDATE push_deliveries SET status = 'SENDING', attempts = 1, locked_until = now() - interval '1 second' WHERE id = ${expired.id}`;
     await prisma().$executeRaw`UPDATE push_deliveries SET status = 'SENDING', attempts = 1, locked_until = now() + interval '1 minute' WHERE id = ${leased.id}`;
     const sender = new FakeSender();
     expect(await outbox(sender).drainOnce()).toMatchObject({ abandoned: 1, claimed: 0 });
     expect(sender.sent).toHaveLength(0);
     const after = await rows(token);
     expect(after[0]).toMatchObject({ status: PushStatus.FAILED, lastError: CRASH_ERROR, attempts: 1 });
-    expect(after[1]).toMatchObject({ status: PushStatus.SENDING, lockedUntil: (await prisma().pushDelivery.findUniqueOrThrow({ where: { id: leased.id } })).lockedUntil });
+    expect(after[1]).toMatchObject({
+      status: PushStatus.SENDING,
+      lockedUntil: (await prisma().pushDelivery.findUniqueOrThrow({ where: { id: leased.id } })).lockedUntil,
+    });
   });
 
   it('a worker that dies between claiming and recording leaves the row to be failed, not resent', async () => {
@@ -202,7 +218,21 @@ describe('crash safety (at most once)', () => {
       void outbox(dying.sender).drainOnce();
       await dying.sending;
       // Only Date is faked (timers stay real, the database driver needs them): this process now believes it is tomorrow.
-      jest.useFakeTimers({ now: Date.now() + 86_400_000, doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+      jest.useFakeTimers({
+        now: Date.now() + 86_400_000,
+        doNotFake: [
+          'hrtime',
+          'nextTick',
+          'performance',
+          'queueMicrotask',
+          'setImmediate',
+          'clearImmediate',
+          'setInterval',
+          'clearInterval',
+          'setTimeout',
+          'clearTimeout',
+        ],
+      });
       try {
         expect(new Date().getTime()).toBeGreaterThan((await rows(token))[0].lockedUntil!.getTime() + 3_600_000);
         const skewed = new FakeSender();

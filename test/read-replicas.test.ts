@@ -45,7 +45,11 @@ it('list and detail reads come from the replica', async () => {
 it('aggregate reads come from the replica', async () => {
   const category = await primary.category.findFirstOrThrow({ orderBy: { id: 'asc' } });
   await replica.category.update({ where: { id: category.id }, data: { name: `${category.name} (replica)` } });
-  const aum = await t.gql<{ assetsUnderManagement: Array<{ categoryId: number; category: string }> }>(`{ assetsUnderManagement { categoryId category } }`, {}, admin);
+  const aum = await t.gql<{ assetsUnderManagement: Array<{ categoryId: number; category: string }> }>(
+    `{ assetsUnderManagement { categoryId category } }`,
+    {},
+    admin,
+  );
   expect(aum.data!.assetsUnderManagement.find((c) => c.categoryId === category.id)?.category).toBe(`${category.name} (replica)`);
 });
 
@@ -54,7 +58,11 @@ it('a mutation reads what it wrote from the primary (both faces); a later plain 
   const [viaGraphql, viaRest] = await primary.notification.findMany({ where: { userId: user.id, readAt: null }, orderBy: { id: 'asc' }, take: 2 });
 
   // markNotificationRead writes, then reads the notification back through the detail read.
-  const marked = await t.gql<{ markNotificationRead: { id: number; readAt: string | null } }>(`mutation { markNotificationRead(id: ${viaGraphql.id}) { id readAt } }`, {}, investor);
+  const marked = await t.gql<{ markNotificationRead: { id: number; readAt: string | null } }>(
+    `mutation { markNotificationRead(id: ${viaGraphql.id}) { id readAt } }`,
+    {},
+    investor,
+  );
   expect(marked.errors).toBeUndefined();
   expect(marked.data!.markNotificationRead.readAt).not.toBeNull();
   const rest = await t.http.post(`/api/v1/notifications/${viaRest.id}/read`).set(bearer(investor));
@@ -73,6 +81,8 @@ it('DATABASE_READ_URLS is a list of PostgreSQL URLs and needs DATABASE_URL', () 
     'postgresql://r2:5432/invest',
   ]);
   expect(loadConfig({}).databaseReadUrls).toEqual([]);
-  expect(() => loadConfig({ DATABASE_URL: primaryUrl, DATABASE_READ_URLS: 'mysql://r1/invest' })).toThrow(/^Invalid configuration: DATABASE_READ_URLS must be a comma-separated list of PostgreSQL URLs/);
+  expect(() => loadConfig({ DATABASE_URL: primaryUrl, DATABASE_READ_URLS: 'mysql://r1/invest' })).toThrow(
+    /^Invalid configuration: DATABASE_READ_URLS must be a comma-separated list of PostgreSQL URLs/,
+  );
   expect(() => loadConfig({ DATABASE_READ_URLS: 'postgresql://r1:5432/invest' })).toThrow(/DATABASE_READ_URLS needs DATABASE_URL/);
 });

@@ -69,7 +69,10 @@ describe('REST input coercion', () => {
   it('answers 422, not 500, for a decimal the Decimal scalar refuses', async () => {
     const token = await t.token('investor@demo.test');
     for (const value of ['0.1234567', '1234567890123456', 'ten']) {
-      const res = await t.http.post('/api/v1/withdrawals/requests').set('authorization', `Bearer ${token}`).send({ unit_id: 1, ownership_percentage: value, reason: 'x' });
+      const res = await t.http
+        .post('/api/v1/withdrawals/requests')
+        .set('authorization', `Bearer ${token}`)
+        .send({ unit_id: 1, ownership_percentage: value, reason: 'x' });
       expect(res.status).toBe(422);
       expect(Object.keys(res.body.errors)).toEqual(['ownership_percentage']);
     }

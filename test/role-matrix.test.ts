@@ -33,9 +33,25 @@ describe('role matrix', () => {
   });
 
   it('lets analysts read but change nothing beyond their own account', () => {
-    const ownAccount = ['login', 'register', 'refreshToken', 'forgotPassword', 'resetPassword', 'changePassword', 'updateProfile', 'deleteAccount', 'updateSettings', 'logout',
-      'markNotificationRead', 'markAllNotificationsRead', 'registerDeviceToken', 'removeDeviceToken'];
-    const analystMutations = Object.entries(MATRIX.Mutation).filter(([, roles]) => roles.includes('analyst')).map(([name]) => name);
+    const ownAccount = [
+      'login',
+      'register',
+      'refreshToken',
+      'forgotPassword',
+      'resetPassword',
+      'changePassword',
+      'updateProfile',
+      'deleteAccount',
+      'updateSettings',
+      'logout',
+      'markNotificationRead',
+      'markAllNotificationsRead',
+      'registerDeviceToken',
+      'removeDeviceToken',
+    ];
+    const analystMutations = Object.entries(MATRIX.Mutation)
+      .filter(([, roles]) => roles.includes('analyst'))
+      .map(([name]) => name);
     expect(analystMutations.sort()).toEqual(ownAccount.sort());
   });
 

@@ -40,36 +40,51 @@ async function start(role: string) {
     while ((await get('/readyz')) !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
     return 200;
   };
-  const graphql = () => fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' }).then((r) => r.status);
+  const graphql = () =>
+    fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' }).then(
+      (r) => r.status,
+    );
   return { server, ready, get, graphql, ready200 };
 }
 
-it('ROLE=worker runs the push outbox and the audit sealer and serves health only, no API', async () => {
-  const { ready, get, graphql, ready200 } = await start('worker');
-  expect(ready).toMatchObject({ role: 'worker', jobs: ['push outbox', 'audit sealer'] });
-  expect(await get('/healthz')).toBe(200);
-  expect(await ready200()).toBe(200);
-  expect(await get('/api/v1/public/categories')).toBe(404);
-  expect(await get('/api/v1/openapi.json')).toBe(404);
-  expect(await graphql()).toBe(404);
-}, PROCESS_TEST_MS);
+it(
+  'ROLE=worker runs the push outbox and the audit sealer and serves health only, no API',
+  async () => {
+    const { ready, get, graphql, ready200 } = await start('worker');
+    expect(ready).toMatchObject({ role: 'worker', jobs: ['push outbox', 'audit sealer'] });
+    expect(await get('/healthz')).toBe(200);
+    expect(await ready200()).toBe(200);
+    expect(await get('/api/v1/public/categories')).toBe(404);
+    expect(await get('/api/v1/openapi.json')).toBe(404);
+    expect(await graphql()).toBe(404);
+  },
+  PROCESS_TEST_MS,
+);
 
-it('ROLE=api serves the API and starts no background job', async () => {
-  const { server, ready, get, graphql, ready200 } = await start('api');
-  expect(ready).toMatchObject({ role: 'api', jobs: [] });
-  expect(await ready200()).toBe(200);
-  expect(await get('/api/v1/public/categories')).toBe(200);
-  expect(await graphql()).toBe(200);
-  server.child.kill('SIGTERM');
-  expect(await server.exited).toBe(0);
-  expect(server.lines.some((l) => l.msg === 'push outbox drained' || l.msg === 'audit sealer failed')).toBe(false);
-}, PROCESS_TEST_MS);
+it(
+  'ROLE=api serves the API and starts no background job',
+  async () => {
+    const { server, ready, get, graphql, ready200 } = await start('api');
+    expect(ready).toMatchObject({ role: 'api', jobs: [] });
+    expect(await ready200()).toBe(200);
+    expect(await get('/api/v1/public/categories')).toBe(200);
+    expect(await graphql()).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.lines.some((l) => l.msg === 'push outbox drained' || l.msg === 'audit sealer failed')).toBe(false);
+  },
+  PROCESS_TEST_MS,
+);
 
-it('ROLE=all (the default) does both', async () => {
-  const { ready, get } = await start('all');
-  expect(ready).toMatchObject({ role: 'all', jobs: ['push outbox', 'audit sealer'] });
-  expect(await get('/api/v1/public/categories')).toBe(200);
-}, PROCESS_TEST_MS);
+it(
+  'ROLE=all (the default) does both',
+  async () => {
+    const { ready, get } = await start('all');
+    expect(ready).toMatchObject({ role: 'all', jobs: ['push outbox', 'audit sealer'] });
+    expect(await get('/api/v1/public/categories')).toBe(200);
+  },
+  PROCESS_TEST_MS,
+);
 
 it('refuses an unknown ROLE with one line naming it', async () => {
   const server = startEntry({ ROLE: 'scheduler' });

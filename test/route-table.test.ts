@@ -39,16 +39,19 @@ describe('every REST route', () => {
     expect(res.status).not.toBe(403);
   });
 
-  it.each(routeTable.filter((r) => r.path.includes(':id')).map((r) => [r.method, r.path]))('%s %s answers 404 for a path id that is not a positive integer', async (method, path) => {
-    const token = await t.token('admin@demo.test');
-    for (const id of ['abc', '0', '-1', '1.5']) {
-      const url = `/api/v1${path.replace(':id', id)}`;
-      const req = method === 'POST' ? t.http.post(url).send({}) : method === 'PUT' ? t.http.put(url).send({}) : t.http.get(url);
-      const res = await req.set('authorization', `Bearer ${token}`);
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual({ success: false, message: 'Resource not found.' });
-    }
-  });
+  it.each(routeTable.filter((r) => r.path.includes(':id')).map((r) => [r.method, r.path]))(
+    '%s %s answers 404 for a path id that is not a positive integer',
+    async (method, path) => {
+      const token = await t.token('admin@demo.test');
+      for (const id of ['abc', '0', '-1', '1.5']) {
+        const url = `/api/v1${path.replace(':id', id)}`;
+        const req = method === 'POST' ? t.http.post(url).send({}) : method === 'PUT' ? t.http.put(url).send({}) : t.http.get(url);
+        const res = await req.set('authorization', `Bearer ${token}`);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ success: false, message: 'Resource not found.' });
+      }
+    },
+  );
 });
 
 describe('security headers', () => {

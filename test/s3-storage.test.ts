@@ -28,8 +28,14 @@ beforeAll(async () => {
   const { port } = (await s3.run()) as AddressInfo;
   endpoint = `http://127.0.0.1:${port}`;
   t = await startTestGateway({
-    STORAGE: 's3', S3_ENDPOINT: endpoint, S3_BUCKET: BUCKET, S3_REGION: 'us-east-1',
-    S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true', UPLOAD_MAX_BYTES: String(MAX_BYTES),
+    STORAGE: 's3',
+    S3_ENDPOINT: endpoint,
+    S3_BUCKET: BUCKET,
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_FORCE_PATH_STYLE: 'true',
+    UPLOAD_MAX_BYTES: String(MAX_BYTES),
   });
   investor = await t.token(DEMO_EMAILS.investor);
 });
@@ -87,7 +93,14 @@ describe('STORAGE=s3', () => {
   it('answers 503 when the bucket is missing, leaving no row behind', async () => {
     const kyc = t.services.kyc as unknown as { storage: S3FileStorage };
     const configured = kyc.storage;
-    kyc.storage = new S3FileStorage({ endpoint, bucket: 'no-such-bucket', region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+    kyc.storage = new S3FileStorage({
+      endpoint,
+      bucket: 'no-such-bucket',
+      region: 'us-east-1',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+    });
     const rows = await t.db.prisma.kycDocument.count();
     try {
       const res = await upload(Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(2048)]));

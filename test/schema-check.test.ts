@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { fromRoot } from '../src/paths';
 
 /** `npm run schema:check` (scripts/schema-check.ts) run in throw-away git repositories. */
-const env = { ...process.env, GIT_AUTHOR_NAME: 'schema', GIT_AUTHOR_EMAIL: 'schema@test', GIT_COMMITTER_NAME: 'schema', GIT_COMMITTER_EMAIL: 'schema@test', SCHEMA_BASE: '' };
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'schema',
+  GIT_AUTHOR_EMAIL: 'schema@test',
+  GIT_COMMITTER_NAME: 'schema',
+  GIT_COMMITTER_EMAIL: 'schema@test',
+  SCHEMA_BASE: '',
+};
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
@@ -73,7 +80,10 @@ describe('schema:check', () => {
     r.commit(RELEASED, 'release');
     r.git('tag', 'v1.0.0');
     writeFileSync(join(r.dir, 'schema.graphql'), REMOVED);
-    writeFileSync(join(r.dir, 'schema-changes.md'), '# Intentional breaking changes\n\n- FIELD_REMOVED Unit.legacyCode: deprecated since 1.0; the app reads code.\n');
+    writeFileSync(
+      join(r.dir, 'schema-changes.md'),
+      '# Intentional breaking changes\n\n- FIELD_REMOVED Unit.legacyCode: deprecated since 1.0; the app reads code.\n',
+    );
     const { code, out } = check(r.dir);
     expect(code).toBe(0);
     expect(out).toContain('breaking, marked intentional: FIELD_REMOVED Unit.legacyCode');

@@ -12,8 +12,18 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const KEYS = [
-  'language', 'currency', 'timezone', 'push_enabled', 'email_enabled', 'notify_investments', 'notify_withdrawals',
-  'notify_distributions', 'notify_payouts', 'notify_kyc', 'notify_new_units', 'updated_at',
+  'language',
+  'currency',
+  'timezone',
+  'push_enabled',
+  'email_enabled',
+  'notify_investments',
+  'notify_withdrawals',
+  'notify_distributions',
+  'notify_payouts',
+  'notify_kyc',
+  'notify_new_units',
+  'updated_at',
 ];
 
 const get = (bearer = token) => t.http.get('/api/v1/settings').set('authorization', `Bearer ${bearer}`);
@@ -24,9 +34,17 @@ const row = (id = userId) => t.db.prisma.userSettings.findUniqueOrThrow({ where:
 async function expected(id = userId) {
   const r = await row(id);
   return {
-    language: r.language, currency: r.currency, timezone: r.timezone, push_enabled: r.pushEnabled, email_enabled: r.emailEnabled,
-    notify_investments: r.notifyInvestments, notify_withdrawals: r.notifyWithdrawals, notify_distributions: r.notifyDistributions,
-    notify_payouts: r.notifyPayouts, notify_kyc: r.notifyKyc, notify_new_units: r.notifyNewUnits,
+    language: r.language,
+    currency: r.currency,
+    timezone: r.timezone,
+    push_enabled: r.pushEnabled,
+    email_enabled: r.emailEnabled,
+    notify_investments: r.notifyInvestments,
+    notify_withdrawals: r.notifyWithdrawals,
+    notify_distributions: r.notifyDistributions,
+    notify_payouts: r.notifyPayouts,
+    notify_kyc: r.notifyKyc,
+    notify_new_units: r.notifyNewUnits,
     updated_at: r.updatedAt.toISOString().slice(0, 19) + '+00:00',
   };
 }
@@ -65,7 +83,15 @@ describe('PUT /api/v1/settings', () => {
     expect(res.body.data).toMatchObject({ language: 'pt', currency: 'EUR', timezone: 'Europe/Lisbon', push_enabled: !before.pushEnabled, notify_kyc: false });
     expect(res.body.data).toEqual(await expected());
     const after = await row();
-    expect({ ...after, language: before.language, currency: before.currency, timezone: before.timezone, pushEnabled: before.pushEnabled, notifyKyc: before.notifyKyc, updatedAt: before.updatedAt }).toEqual(before);
+    expect({
+      ...after,
+      language: before.language,
+      currency: before.currency,
+      timezone: before.timezone,
+      pushEnabled: before.pushEnabled,
+      notifyKyc: before.notifyKyc,
+      updatedAt: before.updatedAt,
+    }).toEqual(before);
   });
 
   it('keeps the stored value for null fields', async () => {

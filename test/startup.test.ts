@@ -75,7 +75,10 @@ describe('production start-up against the demo data set', () => {
   });
 
   it('starts once the demo logins have other passwords', async () => {
-    await gw.db.prisma.user.updateMany({ where: { email: { in: Object.values(DEMO_EMAILS) } }, data: { passwordHash: await hashPassword('Another-Secret-9') } });
+    await gw.db.prisma.user.updateMany({
+      where: { email: { in: Object.values(DEMO_EMAILS) } },
+      data: { passwordHash: await hashPassword('Another-Secret-9') },
+    });
     await expect(prepareDatabase(gw.db, loadConfig(PRODUCTION), logger)).resolves.toBeUndefined();
   });
 });

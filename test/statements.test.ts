@@ -97,8 +97,10 @@ function pdfLine(text: string, label: string): string {
 }
 /** Amounts (money: decimal strings) and percentages as the PDF prints them in the given settings. */
 const printed = (settings: { language: string; currency: string }) => ({
-  money: (v: string) => spaces(new Intl.NumberFormat(settings.language, { style: 'currency', currency: settings.currency }).format(v as Intl.StringNumericLiteral)),
-  number: (v: string) => spaces(new Intl.NumberFormat(settings.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v as Intl.StringNumericLiteral)),
+  money: (v: string) =>
+    spaces(new Intl.NumberFormat(settings.language, { style: 'currency', currency: settings.currency }).format(v as Intl.StringNumericLiteral)),
+  number: (v: string) =>
+    spaces(new Intl.NumberFormat(settings.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v as Intl.StringNumericLiteral)),
 });
 async function printedFor(investorId: number) {
   const investor = await t.db.prisma.investor.findUniqueOrThrow({ where: { id: investorId }, select: { user: { select: { settings: true } } } });
@@ -120,7 +122,11 @@ function expectAttachment(res: Response, contentType: RegExp, fileName: string) 
 
 async function profitTotals(investorId: number, from: string, to: string) {
   const [d, p] = await Promise.all([
-    t.db.prisma.distribution.aggregate({ where: { investorId, status: 'DISTRIBUTED', distributedAt: range(from, to) }, _sum: { grossAmount: true, fees: true, netAmount: true }, _count: true }),
+    t.db.prisma.distribution.aggregate({
+      where: { investorId, status: 'DISTRIBUTED', distributedAt: range(from, to) },
+      _sum: { grossAmount: true, fees: true, netAmount: true },
+      _count: true,
+    }),
     t.db.prisma.payout.groupBy({ by: ['source'], where: { investorId, status: 'PAID', paidAt: range(from, to) }, _sum: { amount: true }, _count: true }),
   ]);
   const bySource = (source: string) => p.find((g) => g.source === source);
@@ -144,7 +150,8 @@ describe('GET /api/v1/statements/profit', () => {
     expectAttachment(pdf, /^application\/pdf/, `profit-statement-${from}_${today}.pdf`);
     expect((pdf.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(pdf.body);
-    for (const heading of ['Investment Platform', 'Profit statement', `Investor: ${demoName}`, `Period: ${from} to ${today}`, 'Generated: ']) expect(text).toContain(heading);
+    for (const heading of ['Investment Platform', 'Profit statement', `Investor: ${demoName}`, `Period: ${from} to ${today}`, 'Generated: '])
+      expect(text).toContain(heading);
     expect(pdfLine(text, 'Total distributions')).toBe(expected.distributions.map(demoPrinted.money).join(' '));
     expect(pdfLine(text, 'Total profit paid')).toBe(expected.profitPaid.map(demoPrinted.money).join(' '));
     expect(pdfLine(text, 'Total capital returned')).toBe(expected.capitalReturned.map(demoPrinted.money).join(' '));
@@ -176,8 +183,13 @@ describe('GET /api/v1/statements/profit', () => {
     const unit = await t.db.prisma.unit.findFirstOrThrow();
     await t.db.prisma.payout.createMany({
       data: Array.from({ length: 1203 }, (_, i) => ({
-        investorId: otherInvestorId, unitId: unit.id, source: 'DISTRIBUTION' as const, amount: `${i}.${String(i % 100).padStart(2, '0')}`,
-        status: 'PAID' as const, reference: `PO-BULK-${i}`, paidAt: new Date(`${today}T00:00:00Z`),
+        investorId: otherInvestorId,
+        unitId: unit.id,
+        source: 'DISTRIBUTION' as const,
+        amount: `${i}.${String(i % 100).padStart(2, '0')}`,
+        status: 'PAID' as const,
+        reference: `PO-BULK-${i}`,
+        paidAt: new Date(`${today}T00:00:00Z`),
       })),
     });
     const expected = await profitTotals(otherInvestorId, from, today);
@@ -208,15 +220,33 @@ describe('GET /api/v1/statements/profit', () => {
 
 describe('GET /api/v1/statements/tax', () => {
   it('totals income per unit and withdrawals of the year as the database does, in PDF and CSV alike', async () => {
-    const latest = await t.db.prisma.distribution.findFirstOrThrow({ where: { investorId: demoInvestorId, status: 'DISTRIBUTED' }, orderBy: { distributedAt: 'desc' } });
+    const latest = await t.db.prisma.distribution.findFirstOrThrow({
+      where: { investorId: demoInvestorId, status: 'DISTRIBUTED' },
+      orderBy: { distributedAt: 'desc' },
+    });
     const year = latest.distributedAt!.getUTCFullYear();
     const inYear = range(`${year}-01-01`, `${year}-12-31`);
     const [income, perUnit, withdrawals] = await Promise.all([
-      t.db.prisma.distribution.aggregate({ where: { investorId: demoInvestorId, status: 'DISTRIBUTED', distributedAt: inYear }, _sum: { grossAmount: true, fees: true, netAmount: true } }),
-      t.db.prisma.distribution.groupBy({ by: ['unitId'], where: { investorId: demoInvestorId, status: 'DISTRIBUTED', distributedAt: inYear }, _sum: { netAmount: true }, orderBy: { unitId: 'asc' } }),
-      t.db.prisma.withdrawalRequest.aggregate({ where: { investorId: demoInvestorId, status: 'COMPLETED', completedAt: inYear }, _sum: { investedAmount: true }, _count: true }),
+      t.db.prisma.distribution.aggregate({
+        where: { investorId: demoInvestorId, status: 'DISTRIBUTED', distributedAt: inYear },
+        _sum: { grossAmount: true, fees: true, netAmount: true },
+      }),
+      t.db.prisma.distribution.groupBy({
+        by: ['unitId'],
+        where: { investorId: demoInvestorId, status: 'DISTRIBUTED', distributedAt: inYear },
+        _sum: { netAmount: true },
+        orderBy: { unitId: 'asc' },
+      }),
+      t.db.prisma.withdrawalRequest.aggregate({
+        where: { investorId: demoInvestorId, status: 'COMPLETED', completedAt: inYear },
+        _sum: { investedAmount: true },
+        _count: true,
+      }),
     ]);
-    const paid = await t.db.prisma.payout.aggregate({ where: { withdrawalRequest: { investorId: demoInvestorId, status: 'COMPLETED', completedAt: inYear } }, _sum: { amount: true } });
+    const paid = await t.db.prisma.payout.aggregate({
+      where: { withdrawalRequest: { investorId: demoInvestorId, status: 'COMPLETED', completedAt: inYear } },
+      _sum: { amount: true },
+    });
     const expectedIncome = [fixed(income._sum.grossAmount), fixed(income._sum.fees), fixed(income._sum.netAmount)];
     const expectedWithdrawals = [fixed(withdrawals._sum.investedAmount), fixed(paid._sum.amount)];
 
@@ -255,9 +285,16 @@ describe('GET /api/v1/statements/tax', () => {
 
 describe('GET /api/v1/statements/portfolio-summary', () => {
   it('lists the holdings with totals equal to the database’s and the portfolio’s valuation', async () => {
-    const invested = await t.db.prisma.holding.aggregate({ where: { investorId: demoInvestorId, ownershipPercentage: { gt: 0 } }, _sum: { investedAmount: true }, _count: true });
+    const invested = await t.db.prisma.holding.aggregate({
+      where: { investorId: demoInvestorId, ownershipPercentage: { gt: 0 } },
+      _sum: { investedAmount: true },
+      _count: true,
+    });
     const gq = await t.gql<{ portfolio: { totalInvested: string; currentValue: string; returnAmount: string; returnPercentage: string } }>(
-      '{ portfolio { totalInvested currentValue returnAmount returnPercentage } }', {}, investorToken);
+      '{ portfolio { totalInvested currentValue returnAmount returnPercentage } }',
+      {},
+      investorToken,
+    );
     const p = gq.data!.portfolio;
     expect(p.totalInvested).toBe(fixed(invested._sum.investedAmount));
     const expected = [p.totalInvested, p.currentValue, p.returnAmount, new Decimal(p.returnPercentage).toFixed(2)];
@@ -314,7 +351,10 @@ describe('statement access', () => {
 
     // The token is encrypted and names a session, not a user: nothing in it can be pointed at another investor.
     const token = link.url.split('/').pop()!;
-    const tampered = token.replace(/\.([^.]+)\.([^.]+)$/, (_m, cipher: string, tag: string) => `.${cipher.startsWith('A') ? 'B' : 'A'}${cipher.slice(1)}.${tag}`);
+    const tampered = token.replace(
+      /\.([^.]+)\.([^.]+)$/,
+      (_m, cipher: string, tag: string) => `.${cipher.startsWith('A') ? 'B' : 'A'}${cipher.slice(1)}.${tag}`,
+    );
     expect((await get(`/api/v1/downloads/${tampered}`, null)).status).toBe(404);
   });
 
@@ -346,13 +386,37 @@ describe('statements investors accept', () => {
     investorId = investor.id;
     token = await t.token(investor.user.email);
     await t.db.prisma.user.update({ where: { id: investor.userId }, data: { name: NAME } });
-    await t.db.prisma.userSettings.upsert({ where: { userId: investor.userId }, create: { userId: investor.userId, language: 'de', currency: 'EUR' }, update: { language: 'de', currency: 'EUR' } });
+    await t.db.prisma.userSettings.upsert({
+      where: { userId: investor.userId },
+      create: { userId: investor.userId, language: 'de', currency: 'EUR' },
+      update: { language: 'de', currency: 'EUR' },
+    });
     const [long, formula] = await t.db.prisma.unit.findMany({ take: 2, orderBy: { id: 'desc' } });
     await t.db.prisma.unit.update({ where: { id: long.id }, data: { name: LONG_UNIT } });
     await t.db.prisma.unit.update({ where: { id: formula.id }, data: { name: FORMULA_UNIT } });
     // Created later, paid earlier: ids and paid dates disagree.
-    await t.db.prisma.payout.create({ data: { investorId, unitId: long.id, source: 'DISTRIBUTION', amount: '1234567.89', status: 'PAID', reference: 'PO-LATE-ID', paidAt: new Date('2001-02-03T10:00:00Z') } });
-    await t.db.prisma.payout.create({ data: { investorId, unitId: formula.id, source: 'DISTRIBUTION', amount: '0.01', status: 'PAID', reference: 'PO-LATER-ID', paidAt: new Date('2001-01-02T10:00:00Z') } });
+    await t.db.prisma.payout.create({
+      data: {
+        investorId,
+        unitId: long.id,
+        source: 'DISTRIBUTION',
+        amount: '1234567.89',
+        status: 'PAID',
+        reference: 'PO-LATE-ID',
+        paidAt: new Date('2001-02-03T10:00:00Z'),
+      },
+    });
+    await t.db.prisma.payout.create({
+      data: {
+        investorId,
+        unitId: formula.id,
+        source: 'DISTRIBUTION',
+        amount: '0.01',
+        status: 'PAID',
+        reference: 'PO-LATER-ID',
+        paidAt: new Date('2001-01-02T10:00:00Z'),
+      },
+    });
   });
 
   it('PDF: the name intact, amounts in the investor’s currency and format, separate totals, paid-date order, page x of y and footer', async () => {

@@ -78,7 +78,10 @@ describe('bad bytes are 4xx, never 500 (finding 6)', () => {
     expectFieldError(raw, 'email');
     expect(raw.body.errors.email).toEqual(['The email field must be valid UTF-8 text.']);
     const before = await userCount();
-    const reg = await t.http.post('/api/v1/auth/register').set('content-type', 'application/json').send(JSON.stringify(registration()).replace('Strict Tester', 'Bad \\udc00 name'));
+    const reg = await t.http
+      .post('/api/v1/auth/register')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify(registration()).replace('Strict Tester', 'Bad \\udc00 name'));
     expectFieldError(reg, 'name');
     expect(await userCount()).toBe(before);
     const gql = await t.gql('mutation($email: String!) { forgotPassword(email: $email) }', { email: '\ud800@example.test' });
@@ -197,13 +200,25 @@ describe('notification data on REST (finding 12)', () => {
         type: NotificationType.INVESTMENT_REQUEST_REVIEWED,
         title: 'Reviewed',
         body: 'Your request was reviewed.',
-        data: { investmentRequestId: 7, unitId: 3, status: 'APPROVED', period: '2026-Q1', detail: { documentType: 'NATIONAL_ID', previousStatuses: ['PENDING'] } },
+        data: {
+          investmentRequestId: 7,
+          unitId: 3,
+          status: 'APPROVED',
+          period: '2026-Q1',
+          detail: { documentType: 'NATIONAL_ID', previousStatuses: ['PENDING'] },
+        },
       },
     });
     const res = await t.http.get(`/api/v1/notifications/${note.id}`).set(auth(investor));
     expect(res.status).toBe(200);
     expect(res.body.data.type).toBe('investment_request_reviewed');
-    expect(res.body.data.data).toEqual({ investment_request_id: 7, unit_id: 3, status: 'approved', period: '2026-Q1', detail: { document_type: 'national_id', previous_statuses: ['pending'] } });
+    expect(res.body.data.data).toEqual({
+      investment_request_id: 7,
+      unit_id: 3,
+      status: 'approved',
+      period: '2026-Q1',
+      detail: { document_type: 'national_id', previous_statuses: ['pending'] },
+    });
     const gql = await t.gql<{ notification: { data: unknown } }>(`{ notification(id: ${note.id}) { data } }`, {}, investor);
     expect(gql.data?.notification.data).toEqual(note.data);
   });

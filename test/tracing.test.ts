@@ -52,7 +52,7 @@ async function startCollector() {
 /** The chain from a span up to its root, each span's parent after it. */
 function ancestry(spans: Span[], span: Span): Span[] {
   const chain = [span];
-  for (let s = span; s.parentSpanId; ) {
+  for (let s = span; s.parentSpanId;) {
     const parent = spans.find((p) => p.spanId === s.parentSpanId && p.traceId === s.traceId);
     if (!parent) break;
     chain.push((s = parent));
@@ -95,7 +95,9 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
   /** The db span of the request's trace, found by the request's own server span. */
   const traceOf = (target: string) =>
     collector.until(() => {
-      const root = collector.spans.find((s) => s.kind === SERVER && s.attributes.some((a) => a.key === 'http.target' || a.key === 'url.path' ? a.value.stringValue === target : false));
+      const root = collector.spans.find(
+        (s) => s.kind === SERVER && s.attributes.some((a) => (a.key === 'http.target' || a.key === 'url.path' ? a.value.stringValue === target : false)),
+      );
       if (!root) return undefined;
       const trace = collector.spans.filter((s) => s.traceId === root.traceId);
       const db = trace.find((s) => s.name.startsWith('prisma:') && /db_query/.test(s.name));
@@ -103,7 +105,15 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     });
 
   it.each([
-    ['GraphQL', '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'query TracedCategories { publicCategories { id name } }' }) }],
+    [
+      'GraphQL',
+      '/graphql',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'query TracedCategories { publicCategories { id name } }' }),
+      },
+    ],
     ['REST', '/api/v1/public/categories', { method: 'GET' }],
   ])('follows one %s request in one trace: HTTP server span → GraphQL → Prisma → SQL', async (_face, target, init) => {
     expect((await fetch(`${base}${target}`, init)).status).toBe(200);
@@ -142,7 +152,8 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
 
 it('loads and patches nothing when OTEL_EXPORTER_OTLP_ENDPOINT is unset', () => {
   // A fresh node process: jest's own module registry would not show what a real start loads.
-  const script = "require('./src/tracing'); require('express'); process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((k) => /@opentelemetry|@prisma[\\\\/]instrumentation/.test(k)).length))";
+  const script =
+    "require('./src/tracing'); require('express'); process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((k) => /@opentelemetry|@prisma[\\\\/]instrumentation/.test(k)).length))";
   const env = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
   const out = execFileSync(process.execPath, ['-r', fromRoot('test/support/ts-register.js'), '-e', script], { cwd: fromRoot('.'), env, encoding: 'utf8' });
   expect(JSON.parse(out)).toBe(0);

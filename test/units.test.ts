@@ -19,8 +19,23 @@ const num = (d: { toString(): string }) => Number(d.toString());
 const ids = (res: { body: { data: Array<{ id: number }> } }) => res.body.data.map((u) => u.id);
 
 const FIELDS = [
-  'id', 'code', 'name', 'description', 'location', 'category', 'status', 'total_value', 'available_percentage', 'min_investment',
-  'expected_return', 'current_value', 'image_url', 'listed_at', 'created_at', 'updated_at', 'my_holding',
+  'id',
+  'code',
+  'name',
+  'description',
+  'location',
+  'category',
+  'status',
+  'total_value',
+  'available_percentage',
+  'min_investment',
+  'expected_return',
+  'current_value',
+  'image_url',
+  'listed_at',
+  'created_at',
+  'updated_at',
+  'my_holding',
 ];
 const NEWEST = [{ listedAt: 'desc' as const }, { id: 'desc' as const }];
 
@@ -39,7 +54,17 @@ let counter = 0;
 async function unitInput(overrides: Record<string, unknown> = {}) {
   const category = await t.db.prisma.category.findFirstOrThrow({ where: { isActive: true }, orderBy: { id: 'asc' } });
   counter++;
-  return { code: `TST-${counter}`, name: `Test Unit ${counter}`, description: 'A test unit.', location: 'Lisbon, Portugal', categoryId: category.id, totalValue: '500000', minInvestment: '500', expectedReturn: '5.5', ...overrides };
+  return {
+    code: `TST-${counter}`,
+    name: `Test Unit ${counter}`,
+    description: 'A test unit.',
+    location: 'Lisbon, Portugal',
+    categoryId: category.id,
+    totalValue: '500000',
+    minInvestment: '500',
+    expectedReturn: '5.5',
+    ...overrides,
+  };
 }
 
 /** A unit written straight to the database in the given status (no notifications). */
@@ -60,7 +85,12 @@ describe('GET /api/v1/units', () => {
     const first = res.body.data[0];
     expect(Object.keys(first)).toEqual(FIELDS);
     expect(Object.keys(first.category)).toEqual(['id', 'name']);
-    expect(first).toMatchObject({ code: expected[0].code, status: 'available', total_value: num(expected[0].totalValue), min_investment: num(expected[0].minInvestment) });
+    expect(first).toMatchObject({
+      code: expected[0].code,
+      status: 'available',
+      total_value: num(expected[0].totalValue),
+      min_investment: num(expected[0].minInvestment),
+    });
     expect(first.listed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
   });
 
@@ -94,7 +124,9 @@ describe('GET /api/v1/units', () => {
   it('filters by category, status, min investment range and a search on name, code and location', async () => {
     const sample = await t.db.prisma.unit.findFirstOrThrow({ where: { status: 'AVAILABLE' }, orderBy: { id: 'asc' } });
     const byCategory = await get(`/api/v1/units?category_id=${sample.categoryId}&per_page=100`);
-    expect(ids(byCategory)).toEqual((await t.db.prisma.unit.findMany({ where: { status: 'AVAILABLE', categoryId: sample.categoryId }, orderBy: NEWEST })).map((u) => u.id));
+    expect(ids(byCategory)).toEqual(
+      (await t.db.prisma.unit.findMany({ where: { status: 'AVAILABLE', categoryId: sample.categoryId }, orderBy: NEWEST })).map((u) => u.id),
+    );
 
     const funded = await get('/api/v1/units?status=FUNDED&per_page=100');
     expect(funded.body.meta.total).toBe(await t.db.prisma.unit.count({ where: { status: 'FUNDED' } }));
@@ -170,7 +202,10 @@ describe('GET /api/v1/units/{id}', () => {
 describe('GraphQL units', () => {
   it('serves the same page as REST, with Decimal strings and myHolding', async () => {
     const query = `query($page: Int, $perPage: Int, $filter: UnitFilter) { units(page: $page, perPage: $perPage, filter: $filter) { items { ${UNIT} } pageInfo { total currentPage } } }`;
-    const [rest, gql] = await Promise.all([get('/api/v1/units?per_page=5&page=2'), t.gql<{ units: { items: Array<{ id: number; totalValue: string }>; pageInfo: { total: number } } }>(query, { page: 2, perPage: 5 }, investorToken)]);
+    const [rest, gql] = await Promise.all([
+      get('/api/v1/units?per_page=5&page=2'),
+      t.gql<{ units: { items: Array<{ id: number; totalValue: string }>; pageInfo: { total: number } } }>(query, { page: 2, perPage: 5 }, investorToken),
+    ]);
     expect(gql.data!.units.items.map((u) => u.id)).toEqual(ids(rest));
     expect(gql.data!.units.items[0].totalValue).toMatch(/^\d+\.\d{2}$/);
     expect(gql.data!.units.pageInfo.total).toBe(rest.body.meta.total);
@@ -189,13 +224,18 @@ describe('GraphQL units', () => {
 /** Active members of a category, and everyone else who has a membership row there. */
 async function membersOf(categoryId: number) {
   const rows = await t.db.prisma.categoryMembership.findMany({ where: { categoryId }, include: { investor: true } });
-  return { active: rows.filter((m) => m.status === 'ACTIVE').map((m) => m.investor.userId), cancelled: rows.filter((m) => m.status === 'CANCELLED').map((m) => m.investor.userId) };
+  return {
+    active: rows.filter((m) => m.status === 'ACTIVE').map((m) => m.investor.userId),
+    cancelled: rows.filter((m) => m.status === 'CANCELLED').map((m) => m.investor.userId),
+  };
 }
 
 /** A category with one ACTIVE and one CANCELLED member, so "members only" is observable. */
 async function categoryWithMembers() {
   counter++;
-  const category = await t.db.prisma.category.create({ data: { name: `Members ${counter}`, slug: `members-${counter}`, description: 'x', icon: 'star', color: '#00838F' } });
+  const category = await t.db.prisma.category.create({
+    data: { name: `Members ${counter}`, slug: `members-${counter}`, description: 'x', icon: 'star', color: '#00838F' },
+  });
   const investors = await t.db.prisma.investor.findMany({ orderBy: { id: 'asc' }, take: 3 });
   await t.db.prisma.categoryMembership.createMany({
     data: [
@@ -207,14 +247,27 @@ async function categoryWithMembers() {
 }
 
 const newUnitNotes = (unitId: number) =>
-  t.db.prisma.notification.findMany({ where: { type: 'NEW_UNIT_IN_CATEGORY', data: { path: ['unitId'], equals: unitId } }, select: { userId: true, title: true, body: true } });
+  t.db.prisma.notification.findMany({
+    where: { type: 'NEW_UNIT_IN_CATEGORY', data: { path: ['unitId'], equals: unitId } },
+    select: { userId: true, title: true, body: true },
+  });
 
 describe('createUnit (admin)', () => {
   it('creates a DRAFT by default, announcing nothing', async () => {
     const category = await categoryWithMembers();
-    const res = await t.gql<{ createUnit: { id: number; status: string; availablePercentage: string; currentValue: string; myHolding: null } }>(CREATE, { input: await unitInput({ categoryId: category.id }) }, adminToken);
+    const res = await t.gql<{ createUnit: { id: number; status: string; availablePercentage: string; currentValue: string; myHolding: null } }>(
+      CREATE,
+      { input: await unitInput({ categoryId: category.id }) },
+      adminToken,
+    );
     expect(res.errors).toBeUndefined();
-    expect(res.data!.createUnit).toMatchObject({ status: 'DRAFT', availablePercentage: '100.00', currentValue: '500000.00', totalValue: '500000.00', myHolding: null });
+    expect(res.data!.createUnit).toMatchObject({
+      status: 'DRAFT',
+      availablePercentage: '100.00',
+      currentValue: '500000.00',
+      totalValue: '500000.00',
+      myHolding: null,
+    });
     expect(await newUnitNotes(res.data!.createUnit.id)).toEqual([]);
   });
 
@@ -222,7 +275,11 @@ describe('createUnit (admin)', () => {
     const category = await categoryWithMembers();
     const { active, cancelled } = await membersOf(category.id);
     const notesBefore = await t.db.prisma.notification.count();
-    const res = await t.gql<{ createUnit: { id: number; name: string; status: string } }>(CREATE, { input: await unitInput({ categoryId: category.id, status: 'AVAILABLE' }) }, adminToken);
+    const res = await t.gql<{ createUnit: { id: number; name: string; status: string } }>(
+      CREATE,
+      { input: await unitInput({ categoryId: category.id, status: 'AVAILABLE' }) },
+      adminToken,
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data!.createUnit.status).toBe('AVAILABLE');
     const notes = await newUnitNotes(res.data!.createUnit.id);
@@ -237,14 +294,24 @@ describe('createUnit (admin)', () => {
   it('answers 422 for every bad field, a taken code and an unknown or inactive category, writing nothing', async () => {
     const before = await t.db.prisma.unit.count();
     const taken = await t.db.prisma.unit.findFirstOrThrow();
-    const bad = await t.gql(CREATE, { input: await unitInput({ code: 'bad code', name: '', totalValue: '0', minInvestment: '0.001', expectedReturn: '101', imageUrl: 'not a url' }) }, adminToken);
+    const bad = await t.gql(
+      CREATE,
+      { input: await unitInput({ code: 'bad code', name: '', totalValue: '0', minInvestment: '0.001', expectedReturn: '101', imageUrl: 'not a url' }) },
+      adminToken,
+    );
     expect(bad.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect(Object.keys(bad.errors?.[0].extensions?.fields as object).sort()).toEqual(['code', 'imageUrl', 'name']);
-    const rules = await t.gql(CREATE, { input: await unitInput({ totalValue: '0', minInvestment: '0.001', expectedReturn: '101', status: 'FUNDED' }) }, adminToken);
+    const rules = await t.gql(
+      CREATE,
+      { input: await unitInput({ totalValue: '0', minInvestment: '0.001', expectedReturn: '101', status: 'FUNDED' }) },
+      adminToken,
+    );
     expect(Object.keys(rules.errors?.[0].extensions?.fields as object).sort()).toEqual(['expectedReturn', 'minInvestment', 'status', 'totalValue']);
     const tooHigh = await t.gql(CREATE, { input: await unitInput({ totalValue: '1000', minInvestment: '1500' }) }, adminToken);
     expect(tooHigh.errors?.[0].extensions?.fields).toEqual({ minInvestment: ['The min investment field must not be greater than the total value.'] });
-    const inactive = await t.db.prisma.category.create({ data: { name: 'Closed Category', slug: 'closed-category', description: 'x', icon: 'star', color: '#00838F', isActive: false } });
+    const inactive = await t.db.prisma.category.create({
+      data: { name: 'Closed Category', slug: 'closed-category', description: 'x', icon: 'star', color: '#00838F', isActive: false },
+    });
     for (const categoryId of [inactive.id, 99999999]) {
       const res = await t.gql(CREATE, { input: await unitInput({ categoryId }) }, adminToken);
       expect(res.errors?.[0].extensions?.fields).toEqual({ categoryId: ['The selected category id is invalid.'] });
@@ -311,12 +378,19 @@ describe('updateUnit (admin)', () => {
 
   it('changes fields; totalValue only while DRAFT (409 after listing), minInvestment never above it (422)', async () => {
     const draft = await makeUnit('DRAFT');
-    const edited = await t.gql<{ updateUnit: { name: string; totalValue: string } }>(UPDATE, { id: draft.id, input: { name: 'Edited', totalValue: '640000' } }, adminToken);
+    const edited = await t.gql<{ updateUnit: { name: string; totalValue: string } }>(
+      UPDATE,
+      { id: draft.id, input: { name: 'Edited', totalValue: '640000' } },
+      adminToken,
+    );
     expect(edited.data!.updateUnit).toMatchObject({ name: 'Edited', totalValue: '640000.00' });
 
     const listed = await t.db.prisma.unit.findFirstOrThrow({ where: { status: 'AVAILABLE' } });
     const conflict = await t.gql(UPDATE, { id: listed.id, input: { totalValue: '1.00', name: 'x' } }, adminToken);
-    expect(conflict.errors?.[0]).toMatchObject({ message: 'The total value of a listed unit cannot change; record a valuation instead.', extensions: { code: 'CONFLICT' } });
+    expect(conflict.errors?.[0]).toMatchObject({
+      message: 'The total value of a listed unit cannot change; record a valuation instead.',
+      extensions: { code: 'CONFLICT' },
+    });
     const tooHigh = await t.gql(UPDATE, { id: listed.id, input: { minInvestment: listed.totalValue.plus(1).toFixed(2) } }, adminToken);
     expect(tooHigh.errors?.[0].extensions?.fields).toEqual({ minInvestment: ['The min investment field must not be greater than the total value.'] });
     expect(await t.db.prisma.unit.findUniqueOrThrow({ where: { id: listed.id } })).toEqual(listed);
@@ -343,7 +417,11 @@ describe('recordUnitValuation (admin)', () => {
   it('adds a valuation that becomes the current value', async () => {
     const unit = await t.db.prisma.unit.findFirstOrThrow({ where: { status: 'AVAILABLE' }, orderBy: { id: 'desc' } });
     const valuedAt = new Date(Date.now() - 60_000).toISOString();
-    const res = await t.gql<{ recordUnitValuation: { unitId: number; value: string } }>(VALUATION, { unitId: unit.id, value: '1234567.89', valuedAt }, adminToken);
+    const res = await t.gql<{ recordUnitValuation: { unitId: number; value: string } }>(
+      VALUATION,
+      { unitId: unit.id, value: '1234567.89', valuedAt },
+      adminToken,
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data!.recordUnitValuation).toMatchObject({ unitId: unit.id, value: '1234567.89' });
     expect((await get(`/api/v1/units/${unit.id}`)).body.data.current_value).toBe(1234567.89);

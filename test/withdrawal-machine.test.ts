@@ -27,11 +27,24 @@ const MUTATIONS = {
 } as const;
 type Action = keyof typeof MUTATIONS;
 
-type Row = { id: number; status: string; rejectionReason: string | null; reviewedAt: string | null; completedAt: string | null; ownershipPercentage: string; investedAmount: string };
+type Row = {
+  id: number;
+  status: string;
+  rejectionReason: string | null;
+  reviewedAt: string | null;
+  completedAt: string | null;
+  ownershipPercentage: string;
+  investedAmount: string;
+};
 
 async function run(action: Action, id: number, token: string) {
   const res = await t.gql<Record<string, Row>>(MUTATIONS[action].query, { id }, token);
-  return { row: res.data ? Object.values(res.data)[0] : undefined, code: res.errors?.[0].extensions?.code, message: res.errors?.[0].message, errors: res.errors };
+  return {
+    row: res.data ? Object.values(res.data)[0] : undefined,
+    code: res.errors?.[0].extensions?.code,
+    message: res.errors?.[0].message,
+    errors: res.errors,
+  };
 }
 
 /** Everything a withdrawal transition may touch, to prove that a refused one touched nothing. */
@@ -58,7 +71,9 @@ async function pendingRequest(holdingWhere: Prisma.HoldingWhereInput, pct?: Pris
   });
   const share = pct ?? h.ownershipPercentage.dividedBy(4).toDecimalPlaces(6, Prisma.Decimal.ROUND_DOWN);
   const invested = h.investedAmount.times(share).dividedBy(h.ownershipPercentage).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
-  return t.db.prisma.withdrawalRequest.create({ data: { investorId: h.investorId, unitId: h.unitId, ownershipPercentage: share, investedAmount: invested, reason: 'Test fixture.' } });
+  return t.db.prisma.withdrawalRequest.create({
+    data: { investorId: h.investorId, unitId: h.unitId, ownershipPercentage: share, investedAmount: invested, reason: 'Test fixture.' },
+  });
 }
 
 async function latestValue(unitId: number) {
@@ -85,7 +100,14 @@ describe('approveWithdrawalRequest', () => {
 
     const payout = await t.db.prisma.payout.findUniqueOrThrow({ where: { withdrawalRequestId: req.id } });
     const expected = req.ownershipPercentage.times(value).dividedBy(100).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
-    expect(payout).toMatchObject({ source: 'WITHDRAWAL', status: 'PENDING', investorId: req.investorId, unitId: req.unitId, reference: `PO-W-${req.id}`, paidAt: null });
+    expect(payout).toMatchObject({
+      source: 'WITHDRAWAL',
+      status: 'PENDING',
+      investorId: req.investorId,
+      unitId: req.unitId,
+      reference: `PO-W-${req.id}`,
+      paidAt: null,
+    });
     expect(payout.amount.equals(expected)).toBe(true);
     expect(after.payouts).toHaveLength(before.payouts.length + 1);
 
@@ -99,7 +121,10 @@ describe('approveWithdrawalRequest', () => {
   });
 
   it('deletes the holding when the whole of it is withdrawn', async () => {
-    const h = await t.db.prisma.holding.findFirstOrThrow({ where: { investorId: { not: demoInvestorId }, ownershipPercentage: { gt: 0 } }, orderBy: { id: 'desc' } });
+    const h = await t.db.prisma.holding.findFirstOrThrow({
+      where: { investorId: { not: demoInvestorId }, ownershipPercentage: { gt: 0 } },
+      orderBy: { id: 'desc' },
+    });
     const req = await t.db.prisma.withdrawalRequest.create({
       data: { investorId: h.investorId, unitId: h.unitId, ownershipPercentage: h.ownershipPercentage, investedAmount: h.investedAmount, reason: 'Everything.' },
     });
@@ -119,9 +144,18 @@ describe('approveWithdrawalRequest', () => {
   });
 
   it('answers 409 and changes nothing when the holding no longer covers the request', async () => {
-    const h = await t.db.prisma.holding.findFirstOrThrow({ where: { investorId: { not: demoInvestorId }, ownershipPercentage: { gt: 0 } }, orderBy: { id: 'asc' } });
+    const h = await t.db.prisma.holding.findFirstOrThrow({
+      where: { investorId: { not: demoInvestorId }, ownershipPercentage: { gt: 0 } },
+      orderBy: { id: 'asc' },
+    });
     const req = await t.db.prisma.withdrawalRequest.create({
-      data: { investorId: h.investorId, unitId: h.unitId, ownershipPercentage: h.ownershipPercentage.plus('0.000001'), investedAmount: h.investedAmount, reason: 'More than held.' },
+      data: {
+        investorId: h.investorId,
+        unitId: h.unitId,
+        ownershipPercentage: h.ownershipPercentage.plus('0.000001'),
+        investedAmount: h.investedAmount,
+        reason: 'More than held.',
+      },
     });
     const before = await snapshot(req.id);
     const res = await run('approve', req.id, admin);
@@ -179,7 +213,11 @@ describe('rejectWithdrawalRequest', () => {
   it.each(['', '   '])('requires a reason (%p): BAD_USER_INPUT, nothing changed', async (reason) => {
     const req = await pendingRequest({ investorId: { not: demoInvestorId } });
     const before = await snapshot(req.id);
-    const res = await t.gql(`mutation($id: Int!, $reason: String!) { rejectWithdrawalRequest(id: $id, reason: $reason) { id } }`, { id: req.id, reason }, admin);
+    const res = await t.gql(
+      `mutation($id: Int!, $reason: String!) { rejectWithdrawalRequest(id: $id, reason: $reason) { id } }`,
+      { id: req.id, reason },
+      admin,
+    );
     expect(res.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { reason: ['The reason field is required.'] } });
     expect(await snapshot(req.id)).toEqual(before);
   });

@@ -31,7 +31,17 @@ describe('GET /api/v1/withdrawals/requests', () => {
     const expected = await t.db.prisma.withdrawalRequest.findMany({ where: { investorId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 15 });
     expect(res.body.data.map((w: { id: number }) => w.id)).toEqual(expected.map((w) => w.id));
     expect(Object.keys(res.body.data[0])).toEqual([
-      'id', 'unit_id', 'investor_id', 'ownership_percentage', 'invested_amount', 'reason', 'status', 'rejection_reason', 'created_at', 'updated_at', 'unit',
+      'id',
+      'unit_id',
+      'investor_id',
+      'ownership_percentage',
+      'invested_amount',
+      'reason',
+      'status',
+      'rejection_reason',
+      'created_at',
+      'updated_at',
+      'unit',
     ]);
     expect(Object.keys(res.body.data[0].unit)).toEqual(['id', 'code', 'name']);
     expect(res.body.data.every((w: { investor_id: number }) => w.investor_id === investorId)).toBe(true);
@@ -72,7 +82,14 @@ describe('POST /api/v1/withdrawals/requests', () => {
     const res = await post({ unit_id: unitId, ownership_percentage: 0.5, reason: 'Funding a house deposit.' });
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
-    expect(res.body.data).toMatchObject({ unit_id: unitId, investor_id: investorId, ownership_percentage: 0.5, status: 'pending', rejection_reason: null, reason: 'Funding a house deposit.' });
+    expect(res.body.data).toMatchObject({
+      unit_id: unitId,
+      investor_id: investorId,
+      ownership_percentage: 0.5,
+      status: 'pending',
+      rejection_reason: null,
+      reason: 'Funding a house deposit.',
+    });
     const expectedInvested = holding.investedAmount.times('0.5').dividedBy(holding.ownershipPercentage).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
     expect(res.body.data.invested_amount).toBe(expectedInvested.toNumber());
     const row = await t.db.prisma.withdrawalRequest.findUniqueOrThrow({ where: { id: res.body.data.id } });
@@ -136,9 +153,17 @@ describe('GraphQL withdrawal requests', () => {
 
   it('answers CONFLICT and BAD_USER_INPUT codes', async () => {
     const holding = await t.db.prisma.holding.findFirstOrThrow({ where: { investorId } });
-    const tooMuch = await t.gql(`mutation { createWithdrawalRequest(input: { unitId: ${holding.unitId}, ownershipPercentage: "100", reason: "All of it" }) { id } }`, {}, token);
+    const tooMuch = await t.gql(
+      `mutation { createWithdrawalRequest(input: { unitId: ${holding.unitId}, ownershipPercentage: "100", reason: "All of it" }) { id } }`,
+      {},
+      token,
+    );
     expect(tooMuch.errors?.[0].extensions?.code).toBe('CONFLICT');
-    const empty = await t.gql(`mutation { createWithdrawalRequest(input: { unitId: ${holding.unitId}, ownershipPercentage: "1", reason: "" }) { id } }`, {}, token);
+    const empty = await t.gql(
+      `mutation { createWithdrawalRequest(input: { unitId: ${holding.unitId}, ownershipPercentage: "1", reason: "" }) { id } }`,
+      {},
+      token,
+    );
     expect(empty.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { reason: [expect.any(String)] } });
   });
 });

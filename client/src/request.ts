@@ -57,7 +57,10 @@ const documents: Record<string, string> = manifest;
 export function createClient(options: ClientOptions) {
   const send = options.fetch ?? fetch;
 
-  async function post(body: unknown, requestOptions: RequestOptions): Promise<{ status: number; payload: { data?: unknown; errors?: GraphQLErrorEntry[] } | undefined }> {
+  async function post(
+    body: unknown,
+    requestOptions: RequestOptions,
+  ): Promise<{ status: number; payload: { data?: unknown; errors?: GraphQLErrorEntry[] } | undefined }> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' };
     if (requestOptions.token) headers.authorization = `Bearer ${requestOptions.token}`;
     if (requestOptions.idempotencyKey) headers['idempotency-key'] = requestOptions.idempotencyKey;
@@ -71,7 +74,11 @@ export function createClient(options: ClientOptions) {
   }
 
   /** Runs one operation; returns its data or throws a GraphQLRequestError. */
-  async function request<TData, TVariables>(document: TypedDocumentNode<TData, TVariables>, variables: TVariables, requestOptions: RequestOptions = {}): Promise<TData> {
+  async function request<TData, TVariables>(
+    document: TypedDocumentNode<TData, TVariables>,
+    variables: TVariables,
+    requestOptions: RequestOptions = {},
+  ): Promise<TData> {
     const doc = document as unknown as PersistedDocument;
     const id = doc.__meta__?.hash;
     const query = id ? documents[id] : undefined;
@@ -88,7 +95,14 @@ export function createClient(options: ClientOptions) {
       throw new GraphQLRequestError(`The gateway answered HTTP ${status} without a GraphQL result`, 'HTTP_ERROR', status);
     }
     const [first] = payload.errors ?? [];
-    if (first) throw new GraphQLRequestError(first.message, String(first.extensions?.code ?? 'INTERNAL_SERVER_ERROR'), status, payload.errors, payload.data ?? undefined);
+    if (first)
+      throw new GraphQLRequestError(
+        first.message,
+        String(first.extensions?.code ?? 'INTERNAL_SERVER_ERROR'),
+        status,
+        payload.errors,
+        payload.data ?? undefined,
+      );
     return payload.data as TData;
   }
 

@@ -87,14 +87,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // (The adapter types the name as a string; undefined, past the limit, runs the statement unnamed.)
     const appFactory = new PrismaPg(pool, { statementNameGenerator: statementNames() as (query: { sql: string }) => string });
     const { prisma, queryCount } = countingClient(appFactory, options.timeouts);
-    const replicaPools = (options.readUrls ?? []).map((url) => new ResilientPool({ connectionString: url, max: options.poolSize ?? 10, timeouts: options.timeouts, logger: options.logger }));
+    const replicaPools = (options.readUrls ?? []).map(
+      (url) => new ResilientPool({ connectionString: url, max: options.poolSize ?? 10, timeouts: options.timeouts, logger: options.logger }),
+    );
     const replicas = replicaPools.map((p) => countingClient(new PrismaPg(p), options.timeouts));
     // The schema engine gets pools of its own, with the same error listeners but no statement timeouts
     // (a migration may rewrite a large table), ended when the engine lets go of them; session settings
     // it makes never reach the application's connections.
     const connectOnly = options.timeouts && { connectMs: options.timeouts.connectMs, statementMs: 0, idleInTransactionMs: 0 };
     const enginePool = () =>
-      new PrismaPg(new ResilientPool({ connectionString: present(options.databaseUrl, 'databaseUrl'), max: options.poolSize ?? 10, timeouts: connectOnly, logger: options.logger }), { disposeExternalPool: true });
+      new PrismaPg(
+        new ResilientPool({
+          connectionString: present(options.databaseUrl, 'databaseUrl'),
+          max: options.poolSize ?? 10,
+          timeouts: connectOnly,
+          logger: options.logger,
+        }),
+        { disposeExternalPool: true },
+      );
     const adapterFactory: SqlMigrationAwareDriverAdapterFactory = {
       provider: appFactory.provider,
       adapterName: appFactory.adapterName,

@@ -97,7 +97,10 @@ async function withEngine<T>(factory: SqlMigrationAwareDriverAdapterFactory, wor
 }
 
 export async function loadMigrationList(dir = MIGRATIONS_DIR): Promise<MigrationList> {
-  const entries = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const entries = (await readdir(dir, { withFileTypes: true }).catch(() => []))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const lockPath = path.join(dir, 'migration_lock.toml');
   return {
     baseDir: dir,
@@ -154,7 +157,13 @@ export async function pendingMigrations(db: Database): Promise<string[]> {
   const { migrationDirectories } = await loadMigrationList();
   const [{ exists }] = await db.prisma.$queryRaw<Array<{ exists: boolean }>>`SELECT to_regclass('_prisma_migrations') IS NOT NULL AS exists`;
   const done = exists
-    ? new Set((await db.prisma.$queryRaw<Array<{ name: string }>>`SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`).map((r) => r.name))
+    ? new Set(
+        (
+          await db.prisma.$queryRaw<
+            Array<{ name: string }>
+          >`SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`
+        ).map((r) => r.name),
+      )
     : new Set<string>();
   return migrationDirectories.map((d) => d.path).filter((name) => !done.has(name));
 }

@@ -85,7 +85,10 @@ export async function isSeeded(prisma: Db): Promise<boolean> {
 
 /** The demo logins that still accept the public demo password (what production must not serve). */
 export async function demoAccountsWithPublicPassword(prisma: Db): Promise<string[]> {
-  const users = await prisma.user.findMany({ where: { email: { in: Object.values(DEMO_EMAILS) }, deletedAt: null }, select: { email: true, passwordHash: true } });
+  const users = await prisma.user.findMany({
+    where: { email: { in: Object.values(DEMO_EMAILS) }, deletedAt: null },
+    select: { email: true, passwordHash: true },
+  });
   const open = await Promise.all(users.map(async (u) => ((await verifyPassword(u.passwordHash, DEMO_PASSWORD)) ? u.email : null)));
   return open.filter((email): email is string => email !== null).sort();
 }
@@ -162,7 +165,10 @@ class Rng {
   }
   hex(length: number): string {
     let s = '';
-    while (s.length < length) s += Math.floor(this.next() * 0x100000000).toString(16).padStart(8, '0');
+    while (s.length < length)
+      s += Math.floor(this.next() * 0x100000000)
+        .toString(16)
+        .padStart(8, '0');
     return s.slice(0, length);
   }
 }
@@ -230,20 +236,146 @@ const CITIES: City[] = [
 ].map(([city, country, countryName, tz, currency, language, phone]) => ({ city, country, countryName, tz, currency, language, phone }));
 
 const FIRST_NAMES = [
-  'Olivia', 'Liam', 'Emma', 'Noah', 'Sophia', 'Lucas', 'Mia', 'Mateo', 'Isabella', 'Leon', 'Amelia', 'Elias',
-  'Charlotte', 'Hugo', 'Ava', 'Louis', 'Chloe', 'Jonas', 'Lena', 'Finn', 'Clara', 'Oscar', 'Julia', 'Felix',
-  'Alice', 'Gabriel', 'Nora', 'Adam', 'Ines', 'Tomas', 'Sara', 'Marco', 'Elena', 'Daniel', 'Hannah', 'Samuel',
-  'Maya', 'David', 'Leah', 'Arthur', 'Zoe', 'Victor', 'Laura', 'Henrik', 'Freya', 'Mohammed', 'Aisha', 'Omar',
-  'Layla', 'Rafael', 'Beatriz', 'Diego', 'Lucia', 'Andrei', 'Katarzyna', 'Piotr', 'Anna', 'Ethan', 'Grace',
-  'Benjamin', 'Priya', 'Arjun', 'Mei', 'Kenji', 'Yuki', 'Wei', 'Fatima', 'Ibrahim', 'Sofia', 'Matteo', 'Astrid', 'Lars',
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Sophia',
+  'Lucas',
+  'Mia',
+  'Mateo',
+  'Isabella',
+  'Leon',
+  'Amelia',
+  'Elias',
+  'Charlotte',
+  'Hugo',
+  'Ava',
+  'Louis',
+  'Chloe',
+  'Jonas',
+  'Lena',
+  'Finn',
+  'Clara',
+  'Oscar',
+  'Julia',
+  'Felix',
+  'Alice',
+  'Gabriel',
+  'Nora',
+  'Adam',
+  'Ines',
+  'Tomas',
+  'Sara',
+  'Marco',
+  'Elena',
+  'Daniel',
+  'Hannah',
+  'Samuel',
+  'Maya',
+  'David',
+  'Leah',
+  'Arthur',
+  'Zoe',
+  'Victor',
+  'Laura',
+  'Henrik',
+  'Freya',
+  'Mohammed',
+  'Aisha',
+  'Omar',
+  'Layla',
+  'Rafael',
+  'Beatriz',
+  'Diego',
+  'Lucia',
+  'Andrei',
+  'Katarzyna',
+  'Piotr',
+  'Anna',
+  'Ethan',
+  'Grace',
+  'Benjamin',
+  'Priya',
+  'Arjun',
+  'Mei',
+  'Kenji',
+  'Yuki',
+  'Wei',
+  'Fatima',
+  'Ibrahim',
+  'Sofia',
+  'Matteo',
+  'Astrid',
+  'Lars',
 ];
 const LAST_NAMES = [
-  'Smith', 'Johnson', 'Williams', 'Brown', 'Garcia', 'Martinez', 'Silva', 'Santos', 'Ferreira', 'Costa', 'Mueller',
-  'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Dubois', 'Martin', 'Bernard', 'Moreau', 'Rossi', 'Russo', 'Bianchi',
-  'Romano', 'Jansen', 'de Vries', 'Bakker', 'Visser', 'Nielsen', 'Hansen', 'Larsen', 'Andersson', 'Johansson',
-  'Nowak', 'Kowalski', 'Novak', 'Horvat', "O'Brien", 'Murphy', 'Kelly', 'Walsh', 'Taylor', 'Wilson', 'Davies',
-  'Evans', 'Thomas', 'Roberts', 'Clarke', 'Hughes', 'Patel', 'Shah', 'Khan', 'Rahman', 'Tanaka', 'Sato', 'Kim',
-  'Lee', 'Wong', 'Nguyen', 'Cohen', 'Haddad', 'Mansour', 'Petrov', 'Popescu', 'Georgiou', 'Papadopoulos', 'Lindqvist',
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Garcia',
+  'Martinez',
+  'Silva',
+  'Santos',
+  'Ferreira',
+  'Costa',
+  'Mueller',
+  'Schmidt',
+  'Schneider',
+  'Fischer',
+  'Weber',
+  'Dubois',
+  'Martin',
+  'Bernard',
+  'Moreau',
+  'Rossi',
+  'Russo',
+  'Bianchi',
+  'Romano',
+  'Jansen',
+  'de Vries',
+  'Bakker',
+  'Visser',
+  'Nielsen',
+  'Hansen',
+  'Larsen',
+  'Andersson',
+  'Johansson',
+  'Nowak',
+  'Kowalski',
+  'Novak',
+  'Horvat',
+  "O'Brien",
+  'Murphy',
+  'Kelly',
+  'Walsh',
+  'Taylor',
+  'Wilson',
+  'Davies',
+  'Evans',
+  'Thomas',
+  'Roberts',
+  'Clarke',
+  'Hughes',
+  'Patel',
+  'Shah',
+  'Khan',
+  'Rahman',
+  'Tanaka',
+  'Sato',
+  'Kim',
+  'Lee',
+  'Wong',
+  'Nguyen',
+  'Cohen',
+  'Haddad',
+  'Mansour',
+  'Petrov',
+  'Popescu',
+  'Georgiou',
+  'Papadopoulos',
+  'Lindqvist',
 ];
 const EMAIL_DOMAINS = ['example.com', 'example.net', 'example.org', 'mail.example.com'];
 
@@ -273,7 +405,11 @@ const V = {
 
 const CATEGORIES: CategoryDef[] = [
   {
-    name: 'Residential', slug: 'residential', icon: 'home', color: '#2E7D32', featured: true,
+    name: 'Residential',
+    slug: 'residential',
+    icon: 'home',
+    color: '#2E7D32',
+    featured: true,
     description: 'Apartments and townhouses let on long-term tenancies in established neighbourhoods.',
     prefixes: ['Harbour View', 'Maple Court', 'Oakwood', 'Kensington Park', 'Bayside', 'Cedar Heights', 'Linden Row'],
     kinds: ['Apartment', 'Townhouse', 'Loft', 'Residence'],
@@ -284,10 +420,16 @@ const CATEGORIES: CategoryDef[] = [
       'Two bedrooms, a south-facing balcony and a secure underground parking space.',
       'Five minutes from the metro, with a long waiting list of prospective tenants.',
     ],
-    values: [...V.s, ...V.m.slice(0, 3)], returns: [4.5, 6.5], mainType: DistributionType.RENTAL_INCOME,
+    values: [...V.s, ...V.m.slice(0, 3)],
+    returns: [4.5, 6.5],
+    mainType: DistributionType.RENTAL_INCOME,
   },
   {
-    name: 'Commercial', slug: 'commercial', icon: 'building', color: '#1565C0', featured: true,
+    name: 'Commercial',
+    slug: 'commercial',
+    icon: 'building',
+    color: '#1565C0',
+    featured: true,
     description: 'Offices and retail space let to established businesses on multi-year leases.',
     prefixes: ['Kingsway', 'Union Square', 'Meridian', 'Granite House', 'Canal Street', 'Exchange Place'],
     kinds: ['Office Suite', 'Retail Unit', 'Business Centre Floor'],
@@ -298,10 +440,16 @@ const CATEGORIES: CategoryDef[] = [
       'Grade A office space with shared meeting rooms and end-of-trip facilities.',
       'Tenant covers service charges and insurance under a full repairing lease.',
     ],
-    values: [...V.m, ...V.l.slice(0, 4)], returns: [6, 8], mainType: DistributionType.RENTAL_INCOME,
+    values: [...V.m, ...V.l.slice(0, 4)],
+    returns: [6, 8],
+    mainType: DistributionType.RENTAL_INCOME,
   },
   {
-    name: 'Hospitality', slug: 'hospitality', icon: 'hotel', color: '#AD1457', featured: false,
+    name: 'Hospitality',
+    slug: 'hospitality',
+    icon: 'hotel',
+    color: '#AD1457',
+    featured: false,
     description: 'Hotel rooms, serviced apartments and holiday lets run by professional operators.',
     prefixes: ['Seaside', 'Old Town', 'Alpine Lodge', 'Marina Bay', 'Lakeshore', 'Vineyard Manor'],
     kinds: ['Boutique Hotel Suite', 'Serviced Apartment', 'Resort Villa'],
@@ -311,10 +459,16 @@ const CATEGORIES: CategoryDef[] = [
       'Average occupancy above 78 % over the last three seasons.',
       'Listed on the major booking platforms with a guest rating of 4.7 out of 5.',
     ],
-    values: [...V.s.slice(3), ...V.m, ...V.l.slice(0, 3)], returns: [7, 10], mainType: DistributionType.RENTAL_INCOME,
+    values: [...V.s.slice(3), ...V.m, ...V.l.slice(0, 3)],
+    returns: [7, 10],
+    mainType: DistributionType.RENTAL_INCOME,
   },
   {
-    name: 'Logistics', slug: 'logistics', icon: 'truck', color: '#EF6C00', featured: false,
+    name: 'Logistics',
+    slug: 'logistics',
+    icon: 'truck',
+    color: '#EF6C00',
+    featured: false,
     description: 'Warehouses and last-mile distribution space near motorways and ports.',
     prefixes: ['Northgate', 'Eastport', 'Gateway Park', 'Crossroads', 'Harbourside', 'Ridgeway'],
     kinds: ['Distribution Bay', 'Warehouse Unit', 'Cold Storage Hall'],
@@ -324,10 +478,16 @@ const CATEGORIES: CategoryDef[] = [
       'Ten-metre clear height, six dock levellers and a 40-metre yard depth.',
       'Two kilometres from the motorway junction, in an area with very low vacancy.',
     ],
-    values: [...V.m.slice(2), ...V.l], returns: [5.5, 7.5], mainType: DistributionType.RENTAL_INCOME,
+    values: [...V.m.slice(2), ...V.l],
+    returns: [5.5, 7.5],
+    mainType: DistributionType.RENTAL_INCOME,
   },
   {
-    name: 'Farmland', slug: 'farmland', icon: 'sprout', color: '#827717', featured: false,
+    name: 'Farmland',
+    slug: 'farmland',
+    icon: 'sprout',
+    color: '#827717',
+    featured: false,
     description: 'Productive agricultural land leased to experienced farmers.',
     prefixes: ['Willow Creek', 'Golden Valley', 'Hillcrest', 'Green Meadow', 'Sunnybrook', 'Stonebridge'],
     kinds: ['Orchard Parcel', 'Vineyard Plot', 'Arable Field'],
@@ -337,10 +497,16 @@ const CATEGORIES: CategoryDef[] = [
       'Irrigated land with water rights included in the title.',
       'Certified organic since 2019; the tenant supplies a regional supermarket chain.',
     ],
-    values: [...V.s, ...V.m.slice(0, 4)], returns: [3.5, 5.5], mainType: DistributionType.RENTAL_INCOME,
+    values: [...V.s, ...V.m.slice(0, 4)],
+    returns: [3.5, 5.5],
+    mainType: DistributionType.RENTAL_INCOME,
   },
   {
-    name: 'Renewable Energy', slug: 'renewable-energy', icon: 'sun', color: '#F9A825', featured: true,
+    name: 'Renewable Energy',
+    slug: 'renewable-energy',
+    icon: 'sun',
+    color: '#F9A825',
+    featured: true,
     description: 'Solar, wind and storage assets selling power under long-term contracts.',
     prefixes: ['Sunfield', 'Windmere', 'Blue Ridge', 'Horizon', 'Clearwater', 'Highmoor'],
     kinds: ['Solar Array Block', 'Wind Turbine', 'Battery Storage Unit'],
@@ -350,10 +516,16 @@ const CATEGORIES: CategoryDef[] = [
       'Commissioned in 2022; panel degradation is tracked monthly by the operator.',
       'Income follows generation and is highest in the second and third quarters.',
     ],
-    values: [...V.m.slice(1), ...V.l], returns: [7, 9.5], mainType: DistributionType.DIVIDEND,
+    values: [...V.m.slice(1), ...V.l],
+    returns: [7, 9.5],
+    mainType: DistributionType.DIVIDEND,
   },
   {
-    name: 'Student Housing', slug: 'student-housing', icon: 'graduation-cap', color: '#6A1B9A', featured: false,
+    name: 'Student Housing',
+    slug: 'student-housing',
+    icon: 'graduation-cap',
+    color: '#6A1B9A',
+    featured: false,
     description: 'Purpose-built student accommodation close to universities.',
     prefixes: ['Campus Quarter', 'University Heights', 'Scholars Court', 'College Green', 'Library Walk'],
     kinds: ['Studio', 'Cluster Flat', 'En-suite Room Block'],
@@ -363,10 +535,16 @@ const CATEGORIES: CategoryDef[] = [
       'Eight minutes on foot from the main campus, with a gym and study rooms on site.',
       'Nomination agreement with the university covers 60 % of the rooms.',
     ],
-    values: [...V.s.slice(3), ...V.m], returns: [6, 8], mainType: DistributionType.RENTAL_INCOME,
+    values: [...V.s.slice(3), ...V.m],
+    returns: [6, 8],
+    mainType: DistributionType.RENTAL_INCOME,
   },
   {
-    name: 'Healthcare', slug: 'healthcare', icon: 'heart-pulse', color: '#C62828', featured: false,
+    name: 'Healthcare',
+    slug: 'healthcare',
+    icon: 'heart-pulse',
+    color: '#C62828',
+    featured: false,
     description: 'Clinics, medical suites and care homes let to healthcare operators.',
     prefixes: ['Parkview', "St. Anne's", 'Wellbrook', 'Riverside', 'Elmhurst'],
     kinds: ['Medical Suite', 'Care Home Wing', 'Clinic Unit'],
@@ -376,7 +554,9 @@ const CATEGORIES: CategoryDef[] = [
       'Purpose-built with step-free access and dedicated patient parking.',
       'The operator holds all regulatory licences; the landlord has no operational role.',
     ],
-    values: [...V.m, ...V.l.slice(0, 3)], returns: [5.5, 7], mainType: DistributionType.RENTAL_INCOME,
+    values: [...V.m, ...V.l.slice(0, 3)],
+    returns: [5.5, 7],
+    mainType: DistributionType.RENTAL_INCOME,
   },
 ];
 
@@ -452,9 +632,22 @@ const LEGAL_TEXTS: { kind: LegalTextKind; title: string; paragraphs: string[] }[
 // ---------------------------------------------------------------------------------------------
 
 const TABLES = [
-  'users', 'investors', 'categories', 'units', 'unit_valuations', 'holdings', 'investment_requests',
-  'withdrawal_requests', 'distribution_declarations', 'distributions', 'payouts', 'transactions',
-  'kyc_documents', 'category_memberships', 'notifications', 'legal_texts',
+  'users',
+  'investors',
+  'categories',
+  'units',
+  'unit_valuations',
+  'holdings',
+  'investment_requests',
+  'withdrawal_requests',
+  'distribution_declarations',
+  'distributions',
+  'payouts',
+  'transactions',
+  'kyc_documents',
+  'category_memberships',
+  'notifications',
+  'legal_texts',
 ] as const;
 type Table = (typeof TABLES)[number];
 
@@ -712,10 +905,37 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
 
   // -- users ---------------------------------------------------------------------------------
   const staffCity = CITIES[0];
-  const admin: PUser = { id: ids.take('users'), name: 'Demo Admin', email: DEMO_EMAILS.admin, phone: '+351 210 000 001', role: Role.ADMIN, createdAt: tl.start - 90 * DAY, updatedAt: tl.start - 90 * DAY, city: staffCity };
-  const analyst: PUser = { id: ids.take('users'), name: 'Demo Analyst', email: DEMO_EMAILS.analyst, phone: '+351 210 000 002', role: Role.ANALYST, createdAt: tl.start - 60 * DAY, updatedAt: tl.start - 30 * DAY, city: staffCity };
+  const admin: PUser = {
+    id: ids.take('users'),
+    name: 'Demo Admin',
+    email: DEMO_EMAILS.admin,
+    phone: '+351 210 000 001',
+    role: Role.ADMIN,
+    createdAt: tl.start - 90 * DAY,
+    updatedAt: tl.start - 90 * DAY,
+    city: staffCity,
+  };
+  const analyst: PUser = {
+    id: ids.take('users'),
+    name: 'Demo Analyst',
+    email: DEMO_EMAILS.analyst,
+    phone: '+351 210 000 002',
+    role: Role.ANALYST,
+    createdAt: tl.start - 60 * DAY,
+    updatedAt: tl.start - 30 * DAY,
+    city: staffCity,
+  };
   const demoCreated = tl.start + 45 * DAY + 10 * HOUR + 17 * MINUTE;
-  const demoUser: PUser = { id: ids.take('users'), name: 'Demo Investor', email: DEMO_EMAILS.investor, phone: '+351 912 345 678', role: Role.INVESTOR, createdAt: demoCreated, updatedAt: demoCreated + 3 * DAY, city: CITIES[0] };
+  const demoUser: PUser = {
+    id: ids.take('users'),
+    name: 'Demo Investor',
+    email: DEMO_EMAILS.investor,
+    phone: '+351 912 345 678',
+    role: Role.INVESTOR,
+    createdAt: demoCreated,
+    updatedAt: demoCreated + 3 * DAY,
+    city: CITIES[0],
+  };
   const generated = Array.from({ length: investorCount }, () => {
     // Early adopters are over-represented: a power of a uniform skews towards the start.
     const createdAt = demoCreated + DAY + Math.floor((HORIZON - 30 * DAY - demoCreated) * rng.next() ** 2.4);
@@ -757,7 +977,10 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
     holdings.push(h);
   };
   // Demo investor: four of the oldest available units early on (≥ 40 distributions), one later.
-  const demoUnits = units.slice(0, 10).filter((u) => u.status === UnitStatus.AVAILABLE).slice(0, 5);
+  const demoUnits = units
+    .slice(0, 10)
+    .filter((u) => u.status === UnitStatus.AVAILABLE)
+    .slice(0, 5);
   demoUnits.forEach((u, j) => {
     const [lo] = window(demo, u);
     addHolding(demo, u, j < 4 ? lo + j * 18 * DAY + rng.int(1, 10) * HOUR : Math.max(lo, HORIZON - 540 * DAY) + 11 * HOUR);
@@ -768,7 +991,10 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
     for (let k = 0; k < inv.targetHoldings; k++) {
       const eligible = openUnits.filter((u) => !chosen.has(u) && u.holdings.length < u.capacity && window(inv, u)[0] < window(inv, u)[1] - 2 * DAY);
       if (eligible.length === 0) break;
-      const unit = rng.weighted(eligible, eligible.map((u) => u.popularity));
+      const unit = rng.weighted(
+        eligible,
+        eligible.map((u) => u.popularity),
+      );
       chosen.add(unit);
       const [lo, hi] = window(inv, unit);
       addHolding(inv, unit, lo + Math.floor((hi - lo) * rng.next() ** 3));
@@ -824,7 +1050,10 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
       // Some holdings were bought in two steps (initial purchase, later top-up).
       const topUpWindow = Math.min(unit.openUntil, HORIZON - 10 * DAY) - (h.createdAt + 45 * DAY);
       const split = (h.investor.isDemo && unit === demoUnits[0]) || rng.chance(0.1);
-      const first = split && topUpWindow > 10 * DAY && amount.greaterThanOrEqualTo(2 * mins[i] + STEP) ? priceShare(amount.toNumber() * rng.float(0.4, 0.7), unit, mins[i], true) : null;
+      const first =
+        split && topUpWindow > 10 * DAY && amount.greaterThanOrEqualTo(2 * mins[i] + STEP)
+          ? priceShare(amount.toNumber() * rng.float(0.4, 0.7), unit, mins[i], true)
+          : null;
       if (first && first.pct.lessThan(pct)) {
         const at = h.createdAt + 45 * DAY + Math.floor(topUpWindow * rng.next());
         purchases.push({ holding: h, at: h.createdAt, amount: first.amount, pct: first.pct });
@@ -847,16 +1076,34 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
     const createdAt = p.at - rng.int(2 * 60, 20 * 60) * MINUTE;
     const requestId = --provisional;
     investmentRequests.push({
-      id: requestId, investorId: h.investor.id, unitId: h.unit.id, amount: money(p.amount), ownershipPercentage: pct6(p.pct),
-      status: InvestmentRequestStatus.APPROVED, reviewedById: admin.id, reviewedAt: d(p.at), createdAt: d(createdAt), updatedAt: d(p.at),
+      id: requestId,
+      investorId: h.investor.id,
+      unitId: h.unit.id,
+      amount: money(p.amount),
+      ownershipPercentage: pct6(p.pct),
+      status: InvestmentRequestStatus.APPROVED,
+      reviewedById: admin.id,
+      reviewedAt: d(p.at),
+      createdAt: d(createdAt),
+      updatedAt: d(p.at),
     });
     ledger.push({
-      id: 0, investorId: h.investor.id, unitId: h.unit.id, type: TransactionType.INVESTMENT, amount: money(p.amount),
-      description: `Investment in ${h.unit.name} (${pctLabel(p.pct)})`, investmentRequestId: requestId, occurredAt: d(p.at), createdAt: d(p.at),
+      id: 0,
+      investorId: h.investor.id,
+      unitId: h.unit.id,
+      type: TransactionType.INVESTMENT,
+      amount: money(p.amount),
+      description: `Investment in ${h.unit.name} (${pctLabel(p.pct)})`,
+      investmentRequestId: requestId,
+      occurredAt: d(p.at),
+      createdAt: d(p.at),
     });
     addNote(notes, h.investor.user.id, {
-      at: p.at + rng.int(1, 30) * 1000, type: NotificationType.INVESTMENT_REQUEST_REVIEWED, title: 'Investment approved',
-      body: `Your investment of ${money(p.amount)} in ${h.unit.name} has been approved.`, data: { investmentRequestId: requestId, unitId: h.unit.id, status: 'APPROVED' },
+      at: p.at + rng.int(1, 30) * 1000,
+      type: NotificationType.INVESTMENT_REQUEST_REVIEWED,
+      title: 'Investment approved',
+      body: `Your investment of ${money(p.amount)} in ${h.unit.name} has been approved.`,
+      data: { investmentRequestId: requestId, unitId: h.unit.id, status: 'APPROVED' },
     });
   }
 
@@ -877,17 +1124,28 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
     }
     wantWithdrawals.set(h, list);
   }
-  interface WPlan { holding: PHolding; status: WStatus; createdAt: number; reviewedAt: number | null; completedAt: number | null; cancelledAt: number | null }
+  interface WPlan {
+    holding: PHolding;
+    status: WStatus;
+    createdAt: number;
+    reviewedAt: number | null;
+    completedAt: number | null;
+    cancelledAt: number | null;
+  }
   const wplans: WPlan[] = [];
   for (const [h, statuses] of wantWithdrawals) {
     const lo = h.createdAt + 30 * DAY;
     for (const status of statuses) {
       const [from, to] =
-        status === W.PENDING ? [Math.max(lo, HORIZON - 25 * DAY), HORIZON - HOUR]
-        : status === W.APPROVED ? [Math.max(lo, HORIZON - 30 * DAY), HORIZON - 6 * DAY]
-        : status === W.COMPLETED ? [lo, HORIZON - 20 * DAY]
-        : status === W.REJECTED ? [lo, HORIZON - 4 * DAY]
-        : [lo, HORIZON - 3 * DAY];
+        status === W.PENDING
+          ? [Math.max(lo, HORIZON - 25 * DAY), HORIZON - HOUR]
+          : status === W.APPROVED
+            ? [Math.max(lo, HORIZON - 30 * DAY), HORIZON - 6 * DAY]
+            : status === W.COMPLETED
+              ? [lo, HORIZON - 20 * DAY]
+              : status === W.REJECTED
+                ? [lo, HORIZON - 4 * DAY]
+                : [lo, HORIZON - 3 * DAY];
       if (from >= to) continue; // holding too recent for this kind of request
       const createdAt = rng.time(from, to);
       const reviewedAt = status === W.PENDING || status === W.CANCELLED ? null : createdAt + rng.int(20, 72) * HOUR;
@@ -915,7 +1173,11 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
       const { pct } = priceShare(Math.min(baseAmount * rng.float(0.1, 0.35), baseAmount - min), unit, STEP, true);
       if (pct.greaterThanOrEqualTo(base) || pct.lessThan('0.01')) continue;
       // investedAmount = holding.investedAmount × requested% / holding% (exact here: amounts are pct × value / 100).
-      const invested = cents(amountOf(pass === 'pending' ? current : base, unit).times(pct).dividedBy(pass === 'pending' ? current : base));
+      const invested = cents(
+        amountOf(pass === 'pending' ? current : base, unit)
+          .times(pct)
+          .dividedBy(pass === 'pending' ? current : base),
+      );
       if (pass === 'pending') pendingByHolding.set(h, (pendingByHolding.get(h) ?? ZERO).plus(pct));
       if ((w.status === W.APPROVED || w.status === W.COMPLETED) && w.reviewedAt) {
         h.events.push({ at: w.reviewedAt, pct: pct.negated() });
@@ -925,11 +1187,19 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
       wRows.push({
         plan: w,
         row: {
-          id: 0, investorId: h.investor.id, unitId: unit.id, ownershipPercentage: pct6(pct), investedAmount: money(invested),
-          reason: rng.pick(WITHDRAWAL_REASONS), status: w.status,
+          id: 0,
+          investorId: h.investor.id,
+          unitId: unit.id,
+          ownershipPercentage: pct6(pct),
+          investedAmount: money(invested),
+          reason: rng.pick(WITHDRAWAL_REASONS),
+          status: w.status,
           rejectionReason: w.status === W.REJECTED ? rng.pick(WITHDRAWAL_REJECTIONS) : null,
-          reviewedById: w.reviewedAt ? admin.id : null, reviewedAt: w.reviewedAt ? d(w.reviewedAt) : null,
-          completedAt: w.completedAt ? d(w.completedAt) : null, createdAt: d(w.createdAt), updatedAt: d(updatedAt),
+          reviewedById: w.reviewedAt ? admin.id : null,
+          reviewedAt: w.reviewedAt ? d(w.reviewedAt) : null,
+          completedAt: w.completedAt ? d(w.completedAt) : null,
+          createdAt: d(w.createdAt),
+          updatedAt: d(updatedAt),
         },
       });
     }
@@ -943,26 +1213,47 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
     if (w.reviewedAt) {
       const label = w.status === W.REJECTED ? 'rejected' : 'approved';
       addNote(notes, userId, {
-        at: w.reviewedAt + 5000, type: NotificationType.WITHDRAWAL_REQUEST_REVIEWED, title: `Withdrawal ${label}`,
-        body: `Your request to withdraw ${pctLabel(new Decimal(row.ownershipPercentage as string))} of ${h.unit.name} was ${label}.`, data: { withdrawalRequestId: row.id as number, unitId: h.unit.id, status: w.status },
+        at: w.reviewedAt + 5000,
+        type: NotificationType.WITHDRAWAL_REQUEST_REVIEWED,
+        title: `Withdrawal ${label}`,
+        body: `Your request to withdraw ${pctLabel(new Decimal(row.ownershipPercentage as string))} of ${h.unit.name} was ${label}.`,
+        data: { withdrawalRequestId: row.id as number, unitId: h.unit.id, status: w.status },
       });
     }
     if ((w.status === W.APPROVED || w.status === W.COMPLETED) && w.reviewedAt) {
       const payoutId = ids.take('payouts');
       withdrawalPayouts.push({
-        id: payoutId, investorId: h.investor.id, unitId: h.unit.id, source: PayoutSource.WITHDRAWAL, withdrawalRequestId: row.id,
-        amount: row.investedAmount, status: w.completedAt ? PayoutStatus.PAID : PayoutStatus.PENDING, reference: `PO-W-${row.id}`,
-        paidAt: w.completedAt ? d(w.completedAt) : null, createdAt: d(w.reviewedAt), updatedAt: d(w.completedAt ?? w.reviewedAt),
+        id: payoutId,
+        investorId: h.investor.id,
+        unitId: h.unit.id,
+        source: PayoutSource.WITHDRAWAL,
+        withdrawalRequestId: row.id,
+        amount: row.investedAmount,
+        status: w.completedAt ? PayoutStatus.PAID : PayoutStatus.PENDING,
+        reference: `PO-W-${row.id}`,
+        paidAt: w.completedAt ? d(w.completedAt) : null,
+        createdAt: d(w.reviewedAt),
+        updatedAt: d(w.completedAt ?? w.reviewedAt),
       });
       ledger.push({
-        id: 0, investorId: h.investor.id, unitId: h.unit.id, type: TransactionType.WITHDRAWAL, amount: row.investedAmount,
-        description: `Withdrawal of ${pctLabel(new Decimal(row.ownershipPercentage as string))} of ${h.unit.name}`, withdrawalRequestId: row.id, payoutId,
-        occurredAt: d(w.reviewedAt), createdAt: d(w.reviewedAt),
+        id: 0,
+        investorId: h.investor.id,
+        unitId: h.unit.id,
+        type: TransactionType.WITHDRAWAL,
+        amount: row.investedAmount,
+        description: `Withdrawal of ${pctLabel(new Decimal(row.ownershipPercentage as string))} of ${h.unit.name}`,
+        withdrawalRequestId: row.id,
+        payoutId,
+        occurredAt: d(w.reviewedAt),
+        createdAt: d(w.reviewedAt),
       });
       if (w.completedAt) {
         addNote(notes, userId, {
-          at: w.completedAt, type: NotificationType.WITHDRAWAL_COMPLETED, title: 'Withdrawal paid',
-          body: `${row.investedAmount} from your withdrawal in ${h.unit.name} has been sent to your bank account.`, data: { withdrawalRequestId: row.id as number, payoutId },
+          at: w.completedAt,
+          type: NotificationType.WITHDRAWAL_COMPLETED,
+          title: 'Withdrawal paid',
+          body: `${row.investedAmount} from your withdrawal in ${h.unit.name} has been sent to your bank account.`,
+          data: { withdrawalRequestId: row.id as number, payoutId },
         });
       }
     }
@@ -992,7 +1283,9 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
   }
   const extraRows: Prisma.InvestmentRequestCreateManyInput[] = [];
   for (const { inv, status } of extraRequests) {
-    const candidates = availableUnits.filter((u) => Math.max(inv.user.createdAt, u.listedAt) + DAY < (status === R.PENDING ? HORIZON - 20 * DAY : HORIZON - 5 * DAY));
+    const candidates = availableUnits.filter(
+      (u) => Math.max(inv.user.createdAt, u.listedAt) + DAY < (status === R.PENDING ? HORIZON - 20 * DAY : HORIZON - 5 * DAY),
+    );
     if (candidates.length === 0) continue;
     const unit = rng.pick(candidates);
     const lo = Math.max(inv.user.createdAt, unit.listedAt) + DAY;
@@ -1009,14 +1302,25 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
     const reviewedAt = status === R.REJECTED ? createdAt + rng.int(6, 60) * HOUR : null;
     const updatedAt = reviewedAt ?? (status === R.CANCELLED ? createdAt + rng.int(1, 40) * HOUR : createdAt);
     extraRows.push({
-      id: 0, investorId: inv.id, unitId: unit.id, amount: money(amount), ownershipPercentage: pct6(pct), status,
+      id: 0,
+      investorId: inv.id,
+      unitId: unit.id,
+      amount: money(amount),
+      ownershipPercentage: pct6(pct),
+      status,
       rejectionReason: status === R.REJECTED ? rng.pick(INVESTMENT_REJECTIONS) : null,
-      reviewedById: reviewedAt ? admin.id : null, reviewedAt: reviewedAt ? d(reviewedAt) : null, createdAt: d(createdAt), updatedAt: d(updatedAt),
+      reviewedById: reviewedAt ? admin.id : null,
+      reviewedAt: reviewedAt ? d(reviewedAt) : null,
+      createdAt: d(createdAt),
+      updatedAt: d(updatedAt),
     });
     if (reviewedAt) {
       addNote(notes, inv.user.id, {
-        at: reviewedAt + 4000, type: NotificationType.INVESTMENT_REQUEST_REVIEWED, title: 'Investment request rejected',
-        body: `Your request to invest ${money(amount)} in ${unit.name} was not approved.`, data: { unitId: unit.id, status: 'REJECTED' },
+        at: reviewedAt + 4000,
+        type: NotificationType.INVESTMENT_REQUEST_REVIEWED,
+        title: 'Investment request rejected',
+        body: `Your request to invest ${money(amount)} in ${unit.name} was not approved.`,
+        data: { unitId: unit.id, status: 'REJECTED' },
       });
     }
   }
@@ -1031,7 +1335,9 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
   for (const t of ledger) if (t.investmentRequestId) t.investmentRequestId = remap.get(t.investmentRequestId);
   ledger.sort((a, b) => (a.occurredAt as Date).getTime() - (b.occurredAt as Date).getTime());
   for (const t of ledger) t.id = ids.take('transactions');
-  for (const list of notes.values()) for (const n of list) if (n.data.investmentRequestId) n.data.investmentRequestId = remap.get(n.data.investmentRequestId as number) ?? n.data.investmentRequestId;
+  for (const list of notes.values())
+    for (const n of list)
+      if (n.data.investmentRequestId) n.data.investmentRequestId = remap.get(n.data.investmentRequestId as number) ?? n.data.investmentRequestId;
 
   // -- KYC documents --------------------------------------------------------------------------
   const kycDocuments: Prisma.KycDocumentCreateManyInput[] = [];
@@ -1052,19 +1358,38 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
     const sizeBytes = kind === 'pdf' ? rng.int(120_000, 2_500_000) : rng.int(300_000, 4_500_000);
     const reviewedAt = status === KycDocumentStatus.PENDING ? null : Math.min(createdAt + rng.int(3, 72) * HOUR, reviewBy);
     kycDocuments.push({
-      id: 0, investorId: inv.id, documentType: type, storageKey, mimeType, sizeBytes, checksum: sha256(`${storageKey}:${sizeBytes}`), status,
+      id: 0,
+      investorId: inv.id,
+      documentType: type,
+      storageKey,
+      mimeType,
+      sizeBytes,
+      checksum: sha256(`${storageKey}:${sizeBytes}`),
+      status,
       rejectionReason: status === KycDocumentStatus.REJECTED ? rng.pick(KYC_REJECTIONS) : null,
-      reviewedById: reviewedAt ? admin.id : null, reviewedAt: reviewedAt ? d(reviewedAt) : null, createdAt: d(createdAt), updatedAt: d(reviewedAt ?? createdAt),
+      reviewedById: reviewedAt ? admin.id : null,
+      reviewedAt: reviewedAt ? d(reviewedAt) : null,
+      createdAt: d(createdAt),
+      updatedAt: d(reviewedAt ?? createdAt),
     });
     if (reviewedAt) {
       const ok = status === KycDocumentStatus.APPROVED;
       addNote(notes, inv.user.id, {
-        at: reviewedAt + 3000, type: NotificationType.KYC_REVIEWED, title: ok ? 'Document verified' : 'Document rejected',
-        body: ok ? 'Your identity document has been verified.' : 'We could not accept your document; please upload a new one.', data: { storageKey, status },
+        at: reviewedAt + 3000,
+        type: NotificationType.KYC_REVIEWED,
+        title: ok ? 'Document verified' : 'Document rejected',
+        body: ok ? 'Your identity document has been verified.' : 'We could not accept your document; please upload a new one.',
+        data: { storageKey, status },
       });
     }
   };
-  addKyc(demo, KycDocumentType.PASSPORT, KycDocumentStatus.APPROVED, demoCreated + 2 * HOUR, present(firstRequestAt.get(demo.id), 'the demo investor\'s first request') - HOUR);
+  addKyc(
+    demo,
+    KycDocumentType.PASSPORT,
+    KycDocumentStatus.APPROVED,
+    demoCreated + 2 * HOUR,
+    present(firstRequestAt.get(demo.id), "the demo investor's first request") - HOUR,
+  );
   addKyc(demo, KycDocumentType.PROOF_OF_ADDRESS, KycDocumentStatus.REJECTED, demoCreated + 3 * HOUR);
   addKyc(demo, KycDocumentType.PROOF_OF_ADDRESS, KycDocumentStatus.APPROVED, demoCreated + 4 * DAY);
   addKyc(demo, KycDocumentType.BANK_STATEMENT, KycDocumentStatus.PENDING, HORIZON - 6 * DAY - 5 * HOUR);
@@ -1079,10 +1404,17 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
     const s = verifiedBy === undefined ? drawn : KycDocumentStatus.APPROVED;
     addKyc(inv, idType, s, t0, verifiedBy === undefined ? undefined : verifiedBy - HOUR);
     if (s === KycDocumentStatus.REJECTED) addKyc(inv, idType, KycDocumentStatus.APPROVED, t0 + rng.int(3, 10) * DAY);
-    if (rng.chance(0.07)) addKyc(inv, KycDocumentType.PROOF_OF_ADDRESS, KycDocumentStatus.PENDING, rng.time(Math.max(t0 + DAY, HORIZON - 20 * DAY), HORIZON - HOUR));
+    if (rng.chance(0.07))
+      addKyc(inv, KycDocumentType.PROOF_OF_ADDRESS, KycDocumentStatus.PENDING, rng.time(Math.max(t0 + DAY, HORIZON - 20 * DAY), HORIZON - HOUR));
     else if (rng.chance(0.5)) {
       const t1 = t0 + rng.int(1, 120) * DAY;
-      if (t1 < HORIZON - DAY) addKyc(inv, rng.pick([KycDocumentType.PROOF_OF_ADDRESS, KycDocumentType.BANK_STATEMENT, KycDocumentType.OTHER]), t1 > HORIZON - 20 * DAY ? KycDocumentStatus.PENDING : KycDocumentStatus.APPROVED, t1);
+      if (t1 < HORIZON - DAY)
+        addKyc(
+          inv,
+          rng.pick([KycDocumentType.PROOF_OF_ADDRESS, KycDocumentType.BANK_STATEMENT, KycDocumentType.OTHER]),
+          t1 > HORIZON - 20 * DAY ? KycDocumentStatus.PENDING : KycDocumentStatus.APPROVED,
+          t1,
+        );
     }
   }
   kycDocuments.sort((a, b) => (a.createdAt as Date).getTime() - (b.createdAt as Date).getTime());
@@ -1091,13 +1423,23 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
   // -- category memberships -------------------------------------------------------------------
   const memberships: Prisma.CategoryMembershipCreateManyInput[] = [];
   const addMembership = (inv: PInvestor, category: PCategory, status: MembershipStatus, createdAt: number) => {
-    memberships.push({ id: 0, investorId: inv.id, categoryId: category.id, status, createdAt: d(createdAt), updatedAt: d(status === MembershipStatus.CANCELLED ? Math.min(createdAt + rng.int(10, 200) * DAY, HORIZON - HOUR) : createdAt) });
+    memberships.push({
+      id: 0,
+      investorId: inv.id,
+      categoryId: category.id,
+      status,
+      createdAt: d(createdAt),
+      updatedAt: d(status === MembershipStatus.CANCELLED ? Math.min(createdAt + rng.int(10, 200) * DAY, HORIZON - HOUR) : createdAt),
+    });
     if (status === MembershipStatus.ACTIVE) {
       const newest = units.filter((u) => u.category === category && u.status !== UnitStatus.DRAFT && u.listedAt > createdAt).pop();
       if (newest) {
         addNote(notes, inv.user.id, {
-          at: newest.listedAt + 2 * HOUR, type: NotificationType.NEW_UNIT_IN_CATEGORY, title: `New in ${category.def.name}`,
-          body: `${newest.name} is now open for investment.`, data: { unitId: newest.id, categoryId: category.id },
+          at: newest.listedAt + 2 * HOUR,
+          type: NotificationType.NEW_UNIT_IN_CATEGORY,
+          title: `New in ${category.def.name}`,
+          body: `${newest.name} is now open for investment.`,
+          data: { unitId: newest.id, categoryId: category.id },
         });
       }
     }
@@ -1145,7 +1487,12 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
           if (type === DistributionType.INTEREST) factor = rng.float(0.0008, 0.002);
           else if (type === DistributionType.CAPITAL_GAIN) factor = rng.float(0.01, 0.03);
           else {
-            const seasonal = unit.category.def.name === 'Hospitality' ? [0.8, 1.05, 1.35, 0.85][quarter - 1] : unit.category.def.name === 'Renewable Energy' ? [0.75, 1.2, 1.25, 0.8][quarter - 1] : 1;
+            const seasonal =
+              unit.category.def.name === 'Hospitality'
+                ? [0.8, 1.05, 1.35, 0.85][quarter - 1]
+                : unit.category.def.name === 'Renewable Energy'
+                  ? [0.75, 1.2, 1.25, 0.8][quarter - 1]
+                  : 1;
             factor = (unit.expectedReturn.toNumber() / 100 / 4) * rng.float(0.85, 1.1) * seasonal;
           }
           const gross = cents(value.times(factor.toFixed(8)));
@@ -1156,7 +1503,17 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
           const distributedAt = status === DistributionStatus.DISTRIBUTED ? distributedAtOf(year, quarter) : null;
           const updatedAt = distributedAt ?? approvedAt ?? (status === DistributionStatus.CANCELLED ? createdAt + rng.int(20, 70) * HOUR : createdAt);
           declarations.push({
-            id: 0, unit, period: `${year}-Q${quarter}`, type, gross, status, createdAt, approvedAt, distributedAt, updatedAt, holders,
+            id: 0,
+            unit,
+            period: `${year}-Q${quarter}`,
+            type,
+            gross,
+            status,
+            createdAt,
+            approvedAt,
+            distributedAt,
+            updatedAt,
+            holders,
             heldPct: sumDec(holders.map((x) => x.pct)),
           });
           distributionCount += holders.length;
@@ -1181,17 +1538,33 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
   const prng = new Rng(seed ^ 0x9e3779b9);
   const prospectKyc = [undefined, KycDocumentStatus.PENDING, KycDocumentStatus.REJECTED] as const;
   const prospectDocs = kycDocuments.length;
-  const prospectTimes = Array.from({ length: Math.max(3, Math.round(investorCount * 0.05)) }, () => HORIZON - prng.int(2, 28) * DAY - prng.int(0, 23) * HOUR).sort((a, b) => a - b);
+  const prospectTimes = Array.from(
+    { length: Math.max(3, Math.round(investorCount * 0.05)) },
+    () => HORIZON - prng.int(2, 28) * DAY - prng.int(0, 23) * HOUR,
+  ).sort((a, b) => a - b);
   prospectTimes.forEach((createdAt, k) => {
     const first = prng.pick(FIRST_NAMES);
     const last = prng.pick(LAST_NAMES);
     const city = prng.pick(CITIES);
     const user: PUser = {
-      id: ids.take('users'), name: `${first} ${last}`, email: `${`${first}.${last}`.toLowerCase().replace(/[^a-z.]/g, '')}${investorCount + k + 1}@${prng.pick(EMAIL_DOMAINS)}`,
-      phone: null, role: Role.INVESTOR, createdAt, updatedAt: createdAt, city,
+      id: ids.take('users'),
+      name: `${first} ${last}`,
+      email: `${`${first}.${last}`.toLowerCase().replace(/[^a-z.]/g, '')}${investorCount + k + 1}@${prng.pick(EMAIL_DOMAINS)}`,
+      phone: null,
+      role: Role.INVESTOR,
+      createdAt,
+      updatedAt: createdAt,
+      city,
     };
     users.push(user);
-    const inv: PInvestor = { id: ids.take('investors'), user, dob: Date.UTC(prng.int(1960, 2003), prng.int(0, 11), prng.int(1, 28)), isDemo: false, holdings: [], targetHoldings: 0 };
+    const inv: PInvestor = {
+      id: ids.take('investors'),
+      user,
+      dob: Date.UTC(prng.int(1960, 2003), prng.int(0, 11), prng.int(1, 28)),
+      isDemo: false,
+      holdings: [],
+      targetHoldings: 0,
+    };
     investors.push(inv);
     const status = prospectKyc[k % prospectKyc.length];
     if (status) addKyc(inv, prng.pick([KycDocumentType.PASSPORT, KycDocumentType.NATIONAL_ID]), status, createdAt + prng.int(1, 24) * HOUR);
@@ -1204,23 +1577,70 @@ function buildPlan(seed: number, investorCount: number, tl: Timeline, ids: Ids):
   // Staff notifications.
   const latestPeriod = `${LAST_PERIOD.year}-Q${LAST_PERIOD.quarter}`;
   const pendingDecls = declarations.filter((x) => x.status === DistributionStatus.PENDING).length;
-  addNote(notes, admin.id, { at: HORIZON - 26 * DAY, type: NotificationType.SYSTEM, title: `${latestPeriod} declarations ready`, body: `${pendingDecls} distribution declarations for ${latestPeriod} are waiting for approval.`, data: { period: latestPeriod } });
-  addNote(notes, admin.id, { at: HORIZON - 3 * DAY, type: NotificationType.SYSTEM, title: 'Withdrawal queue', body: `${withdrawalRequests.filter((w) => w.status === W.PENDING).length} withdrawal requests are pending review.`, data: {} });
-  addNote(notes, admin.id, { at: HORIZON - 60 * DAY, type: NotificationType.SYSTEM, title: 'Maintenance completed', body: 'The scheduled database maintenance finished without incident.', data: {} });
-  addNote(notes, analyst.id, { at: HORIZON - 20 * DAY, type: NotificationType.SYSTEM, title: 'Quarterly valuations published', body: 'New valuations are available for the units reviewed this quarter.', data: {} });
-  addNote(notes, analyst.id, { at: HORIZON - 90 * DAY, type: NotificationType.SYSTEM, title: 'Report schedule', body: 'The monthly performance report is now generated on the first business day of each month.', data: {} });
+  addNote(notes, admin.id, {
+    at: HORIZON - 26 * DAY,
+    type: NotificationType.SYSTEM,
+    title: `${latestPeriod} declarations ready`,
+    body: `${pendingDecls} distribution declarations for ${latestPeriod} are waiting for approval.`,
+    data: { period: latestPeriod },
+  });
+  addNote(notes, admin.id, {
+    at: HORIZON - 3 * DAY,
+    type: NotificationType.SYSTEM,
+    title: 'Withdrawal queue',
+    body: `${withdrawalRequests.filter((w) => w.status === W.PENDING).length} withdrawal requests are pending review.`,
+    data: {},
+  });
+  addNote(notes, admin.id, {
+    at: HORIZON - 60 * DAY,
+    type: NotificationType.SYSTEM,
+    title: 'Maintenance completed',
+    body: 'The scheduled database maintenance finished without incident.',
+    data: {},
+  });
+  addNote(notes, analyst.id, {
+    at: HORIZON - 20 * DAY,
+    type: NotificationType.SYSTEM,
+    title: 'Quarterly valuations published',
+    body: 'New valuations are available for the units reviewed this quarter.',
+    data: {},
+  });
+  addNote(notes, analyst.id, {
+    at: HORIZON - 90 * DAY,
+    type: NotificationType.SYSTEM,
+    title: 'Report schedule',
+    body: 'The monthly performance report is now generated on the first business day of each month.',
+    data: {},
+  });
   for (const inv of investors) {
     addNote(notes, inv.user.id, {
-      at: inv.user.createdAt + MINUTE, type: NotificationType.SYSTEM, title: 'Welcome aboard',
-      body: 'Your account is ready. Complete your verification to start investing.', data: {},
+      at: inv.user.createdAt + MINUTE,
+      type: NotificationType.SYSTEM,
+      title: 'Welcome aboard',
+      body: 'Your account is ready. Complete your verification to start investing.',
+      data: {},
     });
   }
 
   return {
-    users, investors, categories, units, holdings,
-    investmentRequests: allRequests, withdrawalRequests, withdrawalPayouts, ledger, kycDocuments, memberships,
-    declarations, distributionCount, distributedCount, notes,
-    adminId: admin.id, demoUserId: demoUser.id, ids,
+    users,
+    investors,
+    categories,
+    units,
+    holdings,
+    investmentRequests: allRequests,
+    withdrawalRequests,
+    withdrawalPayouts,
+    ledger,
+    kycDocuments,
+    memberships,
+    declarations,
+    distributionCount,
+    distributedCount,
+    notes,
+    adminId: admin.id,
+    demoUserId: demoUser.id,
+    ids,
   };
 }
 
@@ -1239,18 +1659,48 @@ type Row = Record<string, string | number | null>;
 type Columns = readonly (readonly [name: string, sqlType: string])[];
 const BULK_BATCH = 5000;
 const DISTRIBUTION_COLUMNS: Columns = [
-  ['id', 'int'], ['declaration_id', 'int'], ['investor_id', 'int'], ['unit_id', 'int'], ['period', 'text'], ['type', '"DistributionType"'],
-  ['ownership_percentage', 'numeric'], ['gross_amount', 'numeric'], ['fees', 'numeric'], ['net_amount', 'numeric'],
-  ['status', '"DistributionStatus"'], ['distributed_at', 'timestamptz'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
+  ['id', 'int'],
+  ['declaration_id', 'int'],
+  ['investor_id', 'int'],
+  ['unit_id', 'int'],
+  ['period', 'text'],
+  ['type', '"DistributionType"'],
+  ['ownership_percentage', 'numeric'],
+  ['gross_amount', 'numeric'],
+  ['fees', 'numeric'],
+  ['net_amount', 'numeric'],
+  ['status', '"DistributionStatus"'],
+  ['distributed_at', 'timestamptz'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
 ];
 const PAYOUT_COLUMNS: Columns = [
-  ['id', 'int'], ['investor_id', 'int'], ['unit_id', 'int'], ['source', '"PayoutSource"'], ['distribution_id', 'int'], ['withdrawal_request_id', 'int'],
-  ['amount', 'numeric'], ['status', '"PayoutStatus"'], ['reference', 'text'], ['paid_at', 'timestamptz'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
+  ['id', 'int'],
+  ['investor_id', 'int'],
+  ['unit_id', 'int'],
+  ['source', '"PayoutSource"'],
+  ['distribution_id', 'int'],
+  ['withdrawal_request_id', 'int'],
+  ['amount', 'numeric'],
+  ['status', '"PayoutStatus"'],
+  ['reference', 'text'],
+  ['paid_at', 'timestamptz'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
 ];
 const TRANSACTION_COLUMNS: Columns = [
-  ['id', 'int'], ['investor_id', 'int'], ['unit_id', 'int'], ['type', '"TransactionType"'], ['amount', 'numeric'], ['description', 'text'],
-  ['investment_request_id', 'int'], ['withdrawal_request_id', 'int'], ['distribution_id', 'int'], ['payout_id', 'int'],
-  ['occurred_at', 'timestamptz'], ['created_at', 'timestamptz'],
+  ['id', 'int'],
+  ['investor_id', 'int'],
+  ['unit_id', 'int'],
+  ['type', '"TransactionType"'],
+  ['amount', 'numeric'],
+  ['description', 'text'],
+  ['investment_request_id', 'int'],
+  ['withdrawal_request_id', 'int'],
+  ['distribution_id', 'int'],
+  ['payout_id', 'int'],
+  ['occurred_at', 'timestamptz'],
+  ['created_at', 'timestamptz'],
 ];
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -1368,10 +1818,24 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
   const estimatedNotes = plan.users.reduce((n, u) => n + Math.min(notificationCap(u.id), (plan.notes.get(u.id)?.length ?? 0) + 2), 0);
   const valuations = plan.units.reduce((n, u) => n + u.valuations.length, 0);
   const total =
-    plan.users.length * 2 + plan.investors.length + plan.categories.length + plan.units.length + valuations + plan.holdings.length +
-    plan.investmentRequests.length + plan.withdrawalRequests.length + plan.withdrawalPayouts.length + plan.ledger.length +
-    plan.kycDocuments.length + plan.memberships.length + plan.declarations.length + plan.distributionCount + plan.distributedCount * 2 +
-    estimatedNotes + LEGAL_TEXTS.length + 1;
+    plan.users.length * 2 +
+    plan.investors.length +
+    plan.categories.length +
+    plan.units.length +
+    valuations +
+    plan.holdings.length +
+    plan.investmentRequests.length +
+    plan.withdrawalRequests.length +
+    plan.withdrawalPayouts.length +
+    plan.ledger.length +
+    plan.kycDocuments.length +
+    plan.memberships.length +
+    plan.declarations.length +
+    plan.distributionCount +
+    plan.distributedCount * 2 +
+    estimatedNotes +
+    LEGAL_TEXTS.length +
+    1;
   let done = 0;
   const progress = (n: number, stage: string) => {
     done += n;
@@ -1389,38 +1853,112 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
   const create = bulkCreator(tx);
 
   const users = await write('users', plan.users, (c) =>
-    create('users', c.map((u) => ({ id: u.id, name: u.name, email: u.email, phone: u.phone, passwordHash, role: u.role, createdAt: d(u.createdAt), updatedAt: d(u.updatedAt) }))),
+    create(
+      'users',
+      c.map((u) => ({
+        id: u.id,
+        name: u.name,
+        email: u.email,
+        phone: u.phone,
+        passwordHash,
+        role: u.role,
+        createdAt: d(u.createdAt),
+        updatedAt: d(u.updatedAt),
+      })),
+    ),
   );
   const userSettings = await write('user settings', plan.users, (c) =>
-    create('user_settings', c.map((u) => {
+    create(
+      'user_settings',
+      c.map((u) => {
         const local = u.role === Role.INVESTOR && rng.chance(0.3);
         return {
-          userId: u.id, language: local ? u.city.language : 'en', currency: local ? u.city.currency : 'USD', timezone: u.city.tz,
-          pushEnabled: rng.chance(0.85), emailEnabled: rng.chance(0.9), notifyInvestments: true, notifyWithdrawals: true,
-          notifyDistributions: rng.chance(0.9), notifyPayouts: true, notifyKyc: true, notifyNewUnits: rng.chance(0.7), updatedAt: d(u.updatedAt),
+          userId: u.id,
+          language: local ? u.city.language : 'en',
+          currency: local ? u.city.currency : 'USD',
+          timezone: u.city.tz,
+          pushEnabled: rng.chance(0.85),
+          emailEnabled: rng.chance(0.9),
+          notifyInvestments: true,
+          notifyWithdrawals: true,
+          notifyDistributions: rng.chance(0.9),
+          notifyPayouts: true,
+          notifyKyc: true,
+          notifyNewUnits: rng.chance(0.7),
+          updatedAt: d(u.updatedAt),
         };
       }),
     ),
   );
   const investors = await write('investors', plan.investors, (c) =>
-    create('investors', c.map((i) => ({ id: i.id, userId: i.user.id, country: i.user.city.country, city: i.user.city.city, dateOfBirth: d(i.dob), createdAt: d(i.user.createdAt), updatedAt: d(i.user.updatedAt) }))),
-  );
-  const categories = await write('categories', plan.categories, (c) =>
-    create('categories', c.map((x) => ({ id: x.id, name: x.def.name, slug: x.def.slug, description: x.def.description, icon: x.def.icon, color: x.def.color, isFeatured: x.def.featured, isActive: true, createdAt: d(x.createdAt), updatedAt: d(x.createdAt) })),
-    ),
-  );
-  const units = await write('units', plan.units, (c) =>
-    create('units', c.map((u) => ({
-        id: u.id, code: u.code, name: u.name, description: u.description, location: u.location, categoryId: u.category.id, status: u.status,
-        totalValue: money(u.totalValue), availablePercentage: pct6(u.available), minInvestment: money(new Decimal(u.minInvestment)),
-        expectedReturn: pct6(u.expectedReturn), imageUrl: u.imageUrl, listedAt: d(u.listedAt), createdAt: d(u.createdAt), updatedAt: d(u.updatedAt),
+    create(
+      'investors',
+      c.map((i) => ({
+        id: i.id,
+        userId: i.user.id,
+        country: i.user.city.country,
+        city: i.user.city.city,
+        dateOfBirth: d(i.dob),
+        createdAt: d(i.user.createdAt),
+        updatedAt: d(i.user.updatedAt),
       })),
     ),
   );
-  const valuationRows = plan.units.flatMap((u) => u.valuations.map((v) => ({ id: ids.take('unit_valuations'), unitId: u.id, value: money(v.value), valuedAt: d(v.at) })));
+  const categories = await write('categories', plan.categories, (c) =>
+    create(
+      'categories',
+      c.map((x) => ({
+        id: x.id,
+        name: x.def.name,
+        slug: x.def.slug,
+        description: x.def.description,
+        icon: x.def.icon,
+        color: x.def.color,
+        isFeatured: x.def.featured,
+        isActive: true,
+        createdAt: d(x.createdAt),
+        updatedAt: d(x.createdAt),
+      })),
+    ),
+  );
+  const units = await write('units', plan.units, (c) =>
+    create(
+      'units',
+      c.map((u) => ({
+        id: u.id,
+        code: u.code,
+        name: u.name,
+        description: u.description,
+        location: u.location,
+        categoryId: u.category.id,
+        status: u.status,
+        totalValue: money(u.totalValue),
+        availablePercentage: pct6(u.available),
+        minInvestment: money(new Decimal(u.minInvestment)),
+        expectedReturn: pct6(u.expectedReturn),
+        imageUrl: u.imageUrl,
+        listedAt: d(u.listedAt),
+        createdAt: d(u.createdAt),
+        updatedAt: d(u.updatedAt),
+      })),
+    ),
+  );
+  const valuationRows = plan.units.flatMap((u) =>
+    u.valuations.map((v) => ({ id: ids.take('unit_valuations'), unitId: u.id, value: money(v.value), valuedAt: d(v.at) })),
+  );
   const unitValuations = await write('unit valuations', valuationRows, (c) => create('unit_valuations', c));
   const holdings = await write('holdings', plan.holdings, (c) =>
-    create('holdings', c.map((h) => ({ id: h.id, investorId: h.investor.id, unitId: h.unit.id, ownershipPercentage: pct6(h.pct), investedAmount: money(amountOf(h.pct, h.unit)), createdAt: d(h.createdAt), updatedAt: d(h.updatedAt) })),
+    create(
+      'holdings',
+      c.map((h) => ({
+        id: h.id,
+        investorId: h.investor.id,
+        unitId: h.unit.id,
+        ownershipPercentage: pct6(h.pct),
+        investedAmount: money(amountOf(h.pct, h.unit)),
+        createdAt: d(h.createdAt),
+        updatedAt: d(h.updatedAt),
+      })),
     ),
   );
   const investmentRequests = await write('investment requests', plan.investmentRequests, (c) => create('investment_requests', c));
@@ -1472,36 +2010,80 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
       const id = ids.take('distributions');
       const investorId = holding.investor.id;
       distRows.push({
-        id, declaration_id: dcl.id, investor_id: investorId, unit_id: unit.id, period: dcl.period, type: dcl.type, ownership_percentage: pct6(pct),
-        gross_amount: money(gross), fees: money(fee), net_amount: money(netI), status: dcl.status, distributed_at: distributedAt,
-        created_at: iso(dcl.createdAt + i), updated_at: iso(Math.max(dcl.updatedAt, dcl.createdAt + i)),
+        id,
+        declaration_id: dcl.id,
+        investor_id: investorId,
+        unit_id: unit.id,
+        period: dcl.period,
+        type: dcl.type,
+        ownership_percentage: pct6(pct),
+        gross_amount: money(gross),
+        fees: money(fee),
+        net_amount: money(netI),
+        status: dcl.status,
+        distributed_at: distributedAt,
+        created_at: iso(dcl.createdAt + i),
+        updated_at: iso(Math.max(dcl.updatedAt, dcl.createdAt + i)),
       });
       if (dcl.status === DistributionStatus.DISTRIBUTED && dcl.distributedAt) {
         const payoutId = ids.take('payouts');
         payoutRows.push({
-          id: payoutId, investor_id: investorId, unit_id: unit.id, source: PayoutSource.DISTRIBUTION, distribution_id: id, withdrawal_request_id: null,
-          amount: money(netI), status: PayoutStatus.PAID, reference: `PO-D-${id}`, paid_at: distributedAt, created_at: distributedAt, updated_at: distributedAt,
+          id: payoutId,
+          investor_id: investorId,
+          unit_id: unit.id,
+          source: PayoutSource.DISTRIBUTION,
+          distribution_id: id,
+          withdrawal_request_id: null,
+          amount: money(netI),
+          status: PayoutStatus.PAID,
+          reference: `PO-D-${id}`,
+          paid_at: distributedAt,
+          created_at: distributedAt,
+          updated_at: distributedAt,
         });
         txRows.push({
-          id: ids.take('transactions'), investor_id: investorId, unit_id: unit.id, type: TransactionType.DISTRIBUTION, amount: money(netI),
-          description: `${label} · ${unit.name}`, investment_request_id: null, withdrawal_request_id: null, distribution_id: id, payout_id: payoutId,
-          occurred_at: distributedAt, created_at: distributedAt,
+          id: ids.take('transactions'),
+          investor_id: investorId,
+          unit_id: unit.id,
+          type: TransactionType.DISTRIBUTION,
+          amount: money(netI),
+          description: `${label} · ${unit.name}`,
+          investment_request_id: null,
+          withdrawal_request_id: null,
+          distribution_id: id,
+          payout_id: payoutId,
+          occurred_at: distributedAt,
+          created_at: distributedAt,
         });
         const userId = holding.investor.user.id;
         const list = lastPaid.get(userId) ?? [];
         list.push({
-          at: dcl.distributedAt + 30 * MINUTE + (id % 600) * 1000, type: NotificationType.DISTRIBUTION_DISTRIBUTED, title: `${DIST_TYPE_LABEL[dcl.type]} paid`,
-          body: `${money(netI)} from ${unit.name} for ${dcl.period} has been paid out.`, data: { distributionId: id, payoutId, unitId: unit.id, period: dcl.period },
+          at: dcl.distributedAt + 30 * MINUTE + (id % 600) * 1000,
+          type: NotificationType.DISTRIBUTION_DISTRIBUTED,
+          title: `${DIST_TYPE_LABEL[dcl.type]} paid`,
+          body: `${money(netI)} from ${unit.name} for ${dcl.period} has been paid out.`,
+          data: { distributionId: id, payoutId, unitId: unit.id, period: dcl.period },
         });
         if (list.length > 2) list.shift();
         lastPaid.set(userId, list);
       }
     });
     declRows.push({
-      id: dcl.id, unitId: unit.id, period: dcl.period, type: dcl.type, grossAmount: money(dcl.gross), feeRate: pct6(feeRate),
-      fees: money(fees), netAmount: money(net), retainedAmount: money(parts[parts.length - 1]), status: dcl.status,
-      declaredById: plan.adminId, approvedAt: dcl.approvedAt ? d(dcl.approvedAt) : null, distributedAt: dcl.distributedAt ? d(dcl.distributedAt) : null,
-      createdAt: d(dcl.createdAt), updatedAt: d(dcl.updatedAt),
+      id: dcl.id,
+      unitId: unit.id,
+      period: dcl.period,
+      type: dcl.type,
+      grossAmount: money(dcl.gross),
+      feeRate: pct6(feeRate),
+      fees: money(fees),
+      netAmount: money(net),
+      retainedAmount: money(parts[parts.length - 1]),
+      status: dcl.status,
+      declaredById: plan.adminId,
+      approvedAt: dcl.approvedAt ? d(dcl.approvedAt) : null,
+      distributedAt: dcl.distributedAt ? d(dcl.distributedAt) : null,
+      createdAt: d(dcl.createdAt),
+      updatedAt: d(dcl.updatedAt),
     });
     if (distRows.length >= BULK_BATCH) await flush();
   }
@@ -1521,8 +2103,14 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
       const old = n.at < HORIZON - 14 * DAY;
       const read = old ? rng.chance(0.85) : rng.chance(0.3);
       noteRows.push({
-        id: 0, userId: u.id, type: n.type, title: n.title, body: n.body, data: n.data,
-        readAt: read ? d(Math.min(n.at + rng.int(10, 60 * 48) * MINUTE, HORIZON - MINUTE)) : null, createdAt: d(n.at),
+        id: 0,
+        userId: u.id,
+        type: n.type,
+        title: n.title,
+        body: n.body,
+        data: n.data,
+        readAt: read ? d(Math.min(n.at + rng.int(10, 60 * 48) * MINUTE, HORIZON - MINUTE)) : null,
+        createdAt: d(n.at),
       });
     }
   }
@@ -1542,8 +2130,15 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
   }
   progress(LEGAL_TEXTS.length, 'legal texts');
   const config = {
-    minInvestment: '500.00', maxInvestment: '1000000.00', minWithdrawalPercentage: '0.01', supportEmail: 'support@demo.test',
-    iconOptions: ICON_OPTIONS, badgeOptions: BADGE_OPTIONS, colorOptions: COLOR_OPTIONS, minAppVersion: '2.0.0', maintenanceMode: false,
+    minInvestment: '500.00',
+    maxInvestment: '1000000.00',
+    minWithdrawalPercentage: '0.01',
+    supportEmail: 'support@demo.test',
+    iconOptions: ICON_OPTIONS,
+    badgeOptions: BADGE_OPTIONS,
+    colorOptions: COLOR_OPTIONS,
+    minAppVersion: '2.0.0',
+    maintenanceMode: false,
     updatedAt: published,
   };
   await tx.appConfig.upsert({ where: { id: 1 }, create: { id: 1, ...config }, update: config });
@@ -1556,8 +2151,23 @@ async function writePlan(tx: Prisma.TransactionClient, plan: Plan, passwordHash:
   onProgress?.(total, total, 'done');
 
   return {
-    users, investors, userSettings, categories, units, unitValuations, holdings, investmentRequests, withdrawalRequests,
-    distributionDeclarations: plan.declarations.length, distributions, payouts, transactions, kycDocuments, categoryMemberships,
-    notifications, legalTexts: LEGAL_TEXTS.length, appConfig: 1,
+    users,
+    investors,
+    userSettings,
+    categories,
+    units,
+    unitValuations,
+    holdings,
+    investmentRequests,
+    withdrawalRequests,
+    distributionDeclarations: plan.declarations.length,
+    distributions,
+    payouts,
+    transactions,
+    kycDocuments,
+    categoryMemberships,
+    notifications,
+    legalTexts: LEGAL_TEXTS.length,
+    appConfig: 1,
   };
 }

@@ -13,19 +13,31 @@ export class AccountResolver {
   }
 
   @Mutation(() => Boolean, { description: 'Set a new password with a reset token (valid 60 minutes, once); every session of the user ends.' })
-  resetPassword(@Arg('input', () => ResetPasswordInput, { description: 'Email, reset token and the new password twice; a wrong or used token is BAD_USER_INPUT on token.' }) input: ResetPasswordInput, @Ctx() ctx: Context) {
+  resetPassword(
+    @Arg('input', () => ResetPasswordInput, { description: 'Email, reset token and the new password twice; a wrong or used token is BAD_USER_INPUT on token.' })
+    input: ResetPasswordInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.account.resetPassword(input, ctx.request.ip);
   }
 
   @Authorized()
   @Mutation(() => Boolean, { description: "Change the password; the user's other sessions end, this one stays." })
-  changePassword(@Arg('input', () => ChangePasswordInput, { description: 'Current password and the new one twice.' }) input: ChangePasswordInput, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  changePassword(
+    @Arg('input', () => ChangePasswordInput, { description: 'Current password and the new one twice.' }) input: ChangePasswordInput,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.account.changePassword(user, input);
   }
 
   @Authorized()
   @Mutation(() => User, { description: "Update the authenticated user's name and phone." })
-  updateProfile(@Arg('input', () => UpdateProfileInput, { description: 'The profile fields to change.' }) input: UpdateProfileInput, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  updateProfile(
+    @Arg('input', () => UpdateProfileInput, { description: 'The profile fields to change.' }) input: UpdateProfileInput,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.account.updateProfile(user, input);
   }
 

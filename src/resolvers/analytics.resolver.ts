@@ -12,17 +12,26 @@ export class AnalyticsResolver {
   }
 
   @Authorized(Role.ADMIN, Role.ANALYST)
-  @Query(() => [DistributionTotal], { description: "Gross, fees, net and count of the holders' distributions per period or per unit. Admins and analysts only (investors: FORBIDDEN)." })
+  @Query(() => [DistributionTotal], {
+    description: "Gross, fees, net and count of the holders' distributions per period or per unit. Admins and analysts only (investors: FORBIDDEN).",
+  })
   distributionTotals(
-    @Arg('filter', () => DistributionTotalsFilter, { nullable: true, description: 'Which distributions to sum; absent: all but CANCELLED ones.' }) filter: DistributionTotalsFilter | null,
-    @Arg('groupBy', () => DistributionGrouping, { defaultValue: DistributionGrouping.PERIOD, description: 'Rows per quarter (PERIOD, default) or per unit (UNIT).' }) groupBy: DistributionGrouping,
+    @Arg('filter', () => DistributionTotalsFilter, { nullable: true, description: 'Which distributions to sum; absent: all but CANCELLED ones.' })
+    filter: DistributionTotalsFilter | null,
+    @Arg('groupBy', () => DistributionGrouping, {
+      defaultValue: DistributionGrouping.PERIOD,
+      description: 'Rows per quarter (PERIOD, default) or per unit (UNIT).',
+    })
+    groupBy: DistributionGrouping,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.analytics.distributionTotals(filter, groupBy);
   }
 
   @Authorized(Role.ADMIN, Role.ANALYST)
-  @Query(() => [WithdrawalVolume], { description: 'Withdrawal requests per status: count, ownership % and invested amount. Admins and analysts only (investors: FORBIDDEN).' })
+  @Query(() => [WithdrawalVolume], {
+    description: 'Withdrawal requests per status: count, ownership % and invested amount. Admins and analysts only (investors: FORBIDDEN).',
+  })
   withdrawalVolumes(@Ctx() ctx: Context) {
     return ctx.services.analytics.withdrawalVolumes();
   }

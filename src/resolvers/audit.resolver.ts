@@ -11,13 +11,21 @@ import { PageArgs } from '../schema/pagination.type';
 export class AuditResolver {
   @Authorized(Role.ADMIN)
   @Query(() => AuditEventPage, { description: 'The audit trail, newest first (admins only).' })
-  auditEvents(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => AuditEventFilter, { nullable: true, description: 'Which events; absent: all.' }) filter: AuditEventFilter | null, @Ctx() ctx: Context) {
+  auditEvents(
+    @Args(() => PageArgs) { page, perPage }: PageArgs,
+    @Arg('filter', () => AuditEventFilter, { nullable: true, description: 'Which events; absent: all.' }) filter: AuditEventFilter | null,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.audit.list(filter, page, perPage);
   }
 
   @Authorized(Role.ADMIN)
   @Query(() => Download, { description: 'The filtered audit trail as a CSV download link (streamed, newest first; admins only).' })
-  auditEventsExport(@Arg('filter', () => AuditEventFilter, { nullable: true, description: 'Which events; absent: all.' }) filter: AuditEventFilter | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  auditEventsExport(
+    @Arg('filter', () => AuditEventFilter, { nullable: true, description: 'Which events; absent: all.' }) filter: AuditEventFilter | null,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.audit.exportLink(user, filter);
   }
 }

@@ -15,7 +15,12 @@ export class AuthResolver {
 
   @Idempotent()
   @Mutation(() => AuthPayload, { description: 'Create an investor account and log it in.' })
-  register(@Arg('input', () => RegisterInput, { description: 'The new account; a registered email is BAD_USER_INPUT on email.' }) input: RegisterInput, @Arg('deviceName', () => String, { nullable: true, description: 'A label for the first session, e.g. "iPhone 15" (at most 255 characters).' }) deviceName: string | null, @Ctx() ctx: Context) {
+  register(
+    @Arg('input', () => RegisterInput, { description: 'The new account; a registered email is BAD_USER_INPUT on email.' }) input: RegisterInput,
+    @Arg('deviceName', () => String, { nullable: true, description: 'A label for the first session, e.g. "iPhone 15" (at most 255 characters).' })
+    deviceName: string | null,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.auth.register(input, ctx.request.ip, deviceName);
   }
 

@@ -11,7 +11,12 @@ import { Idempotent } from '../schema/idempotent';
 export class CategoryMembershipResolver {
   @Authorized()
   @Query(() => [CategoryMembership], { description: 'Category memberships, newest first. Investors see their own; staff see all.' })
-  categoryMemberships(@Arg('filter', () => CategoryMembershipFilter, { nullable: true, description: 'Which memberships; absent: all visible to the caller.' }) filter: CategoryMembershipFilter | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  categoryMemberships(
+    @Arg('filter', () => CategoryMembershipFilter, { nullable: true, description: 'Which memberships; absent: all visible to the caller.' })
+    filter: CategoryMembershipFilter | null,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.categoryMemberships.list(user, filter);
   }
 
@@ -30,7 +35,11 @@ export class CategoryMembershipResolver {
   @Authorized(Role.INVESTOR)
   @Idempotent()
   @Mutation(() => CategoryMembership, { description: 'Join an active category (a cancelled membership is reactivated). Investors only (staff: FORBIDDEN).' })
-  createCategoryMembership(@Args(() => CreateCategoryMembershipArgs) { categoryId }: CreateCategoryMembershipArgs, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  createCategoryMembership(
+    @Args(() => CreateCategoryMembershipArgs) { categoryId }: CreateCategoryMembershipArgs,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.categoryMemberships.create(user, categoryId);
   }
 }

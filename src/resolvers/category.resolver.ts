@@ -37,7 +37,11 @@ export class CategoryResolver {
 
   @Authorized(Role.ADMIN)
   @Mutation(() => Category, { description: 'Admin: change a category; isActive false hides it from investors and guests.' })
-  updateCategory(@Arg('id', () => Int, { description: 'Id of the category to change.' }) id: number, @Arg('input', () => UpdateCategoryInput, { description: 'The fields to change.' }) input: UpdateCategoryInput, @Ctx() ctx: Context) {
+  updateCategory(
+    @Arg('id', () => Int, { description: 'Id of the category to change.' }) id: number,
+    @Arg('input', () => UpdateCategoryInput, { description: 'The fields to change.' }) input: UpdateCategoryInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.categories.update(id, input);
   }
 }

@@ -19,13 +19,23 @@ import { Idempotent } from '../schema/idempotent';
 export class DistributionResolver {
   @Authorized()
   @Query(() => DistributionPage, { description: 'Distributions, newest first. Investors see their own; staff see all.' })
-  distributions(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => DistributionFilter, { nullable: true, description: 'Which distributions; absent: all visible to the caller.' }) filter: DistributionFilter | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  distributions(
+    @Args(() => PageArgs) { page, perPage }: PageArgs,
+    @Arg('filter', () => DistributionFilter, { nullable: true, description: 'Which distributions; absent: all visible to the caller.' })
+    filter: DistributionFilter | null,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.distributions.list(user, filter, page, perPage);
   }
 
   @Authorized()
   @Query(() => Distribution, { description: 'One distribution: investors their own, staff any. Another investor’s or a missing id is NOT_FOUND.' })
-  distribution(@Arg('id', () => Int, { description: 'Id of the distribution (not of its declaration).' }) id: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  distribution(
+    @Arg('id', () => Int, { description: 'Id of the distribution (not of its declaration).' }) id: number,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.distributions.get(user, id);
   }
 
@@ -33,7 +43,8 @@ export class DistributionResolver {
   @Query(() => DistributionDeclarationPage, { description: 'Staff: distribution declarations, newest first.' })
   distributionDeclarations(
     @Args(() => PageArgs) { page, perPage }: PageArgs,
-    @Arg('filter', () => DistributionDeclarationFilter, { nullable: true, description: 'Which declarations; absent: all.' }) filter: DistributionDeclarationFilter | null,
+    @Arg('filter', () => DistributionDeclarationFilter, { nullable: true, description: 'Which declarations; absent: all.' })
+    filter: DistributionDeclarationFilter | null,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.distributions.listDeclarations(filter, page, perPage);
@@ -47,8 +58,14 @@ export class DistributionResolver {
 
   @Authorized(Role.ADMIN)
   @Idempotent()
-  @Mutation(() => DistributionDeclarationDetail, { description: "Declare a unit's profit for a period: one PENDING distribution per current holder. Admins only (others: FORBIDDEN)." })
-  declareDistribution(@Arg('input', () => DeclareDistributionInput, { description: 'Unit, quarter, type, gross amount and fee rate.' }) input: DeclareDistributionInput, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  @Mutation(() => DistributionDeclarationDetail, {
+    description: "Declare a unit's profit for a period: one PENDING distribution per current holder. Admins only (others: FORBIDDEN).",
+  })
+  declareDistribution(
+    @Arg('input', () => DeclareDistributionInput, { description: 'Unit, quarter, type, gross amount and fee rate.' }) input: DeclareDistributionInput,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.distributions.declare(user, input);
   }
 
@@ -60,7 +77,9 @@ export class DistributionResolver {
 
   @Authorized(Role.ADMIN)
   @Idempotent()
-  @Mutation(() => DistributionDeclarationDetail, { description: 'APPROVED → DISTRIBUTED: a PENDING payout and a ledger row per holder, who is notified. Admins only (others: FORBIDDEN).' })
+  @Mutation(() => DistributionDeclarationDetail, {
+    description: 'APPROVED → DISTRIBUTED: a PENDING payout and a ledger row per holder, who is notified. Admins only (others: FORBIDDEN).',
+  })
   distributeDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.distribute(id);
   }

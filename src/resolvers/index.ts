@@ -22,4 +22,26 @@ import { UnitResolver } from './unit.resolver';
 import { WithdrawalRequestResolver } from './withdrawal-request.resolver';
 
 /** Every resolver class of the schema (one line per feature). */
-export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [AuthResolver, AccountResolver, SettingsResolver, LegalResolver, AppConfigResolver, DistributionResolver, WithdrawalRequestResolver, InvestorResolver, InvestmentRequestResolver, PortfolioResolver, PayoutResolver, CategoryResolver, UnitResolver, CategoryMembershipResolver, DashboardResolver, KycResolver, AnalyticsResolver, NotificationResolver, StatementResolver, AuditResolver, DownloadResolver];
+export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [
+  AuthResolver,
+  AccountResolver,
+  SettingsResolver,
+  LegalResolver,
+  AppConfigResolver,
+  DistributionResolver,
+  WithdrawalRequestResolver,
+  InvestorResolver,
+  InvestmentRequestResolver,
+  PortfolioResolver,
+  PayoutResolver,
+  CategoryResolver,
+  UnitResolver,
+  CategoryMembershipResolver,
+  DashboardResolver,
+  KycResolver,
+  AnalyticsResolver,
+  NotificationResolver,
+  StatementResolver,
+  AuditResolver,
+  DownloadResolver,
+];

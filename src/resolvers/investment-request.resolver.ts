@@ -12,7 +12,13 @@ import { Idempotent } from '../schema/idempotent';
 export class InvestmentRequestResolver {
   @Authorized()
   @Query(() => InvestmentRequestPage, { description: 'Investment requests, newest first. Investors see their own; staff see all.' })
-  investmentRequests(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => InvestmentRequestFilter, { nullable: true, description: 'Which requests; absent: all visible to the caller.' }) filter: InvestmentRequestFilter | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  investmentRequests(
+    @Args(() => PageArgs) { page, perPage }: PageArgs,
+    @Arg('filter', () => InvestmentRequestFilter, { nullable: true, description: 'Which requests; absent: all visible to the caller.' })
+    filter: InvestmentRequestFilter | null,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.investmentRequests.list(user, filter, page, perPage);
   }
 
@@ -24,21 +30,37 @@ export class InvestmentRequestResolver {
 
   @Authorized(Role.INVESTOR)
   @Idempotent()
-  @Mutation(() => InvestmentRequest, { description: 'Ask to buy a share of an AVAILABLE unit; pending requests count against its availability. Investors only (staff: FORBIDDEN).' })
-  createInvestmentRequest(@Arg('input', () => CreateInvestmentRequestInput, { description: 'Unit and amount.' }) input: CreateInvestmentRequestInput, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  @Mutation(() => InvestmentRequest, {
+    description: 'Ask to buy a share of an AVAILABLE unit; pending requests count against its availability. Investors only (staff: FORBIDDEN).',
+  })
+  createInvestmentRequest(
+    @Arg('input', () => CreateInvestmentRequestInput, { description: 'Unit and amount.' }) input: CreateInvestmentRequestInput,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.investmentRequests.create(user, input);
   }
 
   @Authorized(Role.INVESTOR)
   @Mutation(() => InvestmentRequest, { description: 'Withdraw your own PENDING request. Investors only (staff: FORBIDDEN).' })
-  cancelInvestmentRequest(@Arg('id', () => Int, { description: 'Id of your PENDING request; a reviewed one is CONFLICT.' }) id: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  cancelInvestmentRequest(
+    @Arg('id', () => Int, { description: 'Id of your PENDING request; a reviewed one is CONFLICT.' }) id: number,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.investmentRequests.cancel(user, id);
   }
 
   @Authorized(Role.ADMIN)
   @Idempotent()
-  @Mutation(() => InvestmentRequest, { description: 'PENDING → APPROVED: grows the holding, records the investment, reduces the unit availability. Admins only (others: FORBIDDEN).' })
-  approveInvestmentRequest(@Arg('id', () => Int, { description: 'Id of the PENDING request; a reviewed one, or one that no longer fits the unit, is CONFLICT.' }) id: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  @Mutation(() => InvestmentRequest, {
+    description: 'PENDING → APPROVED: grows the holding, records the investment, reduces the unit availability. Admins only (others: FORBIDDEN).',
+  })
+  approveInvestmentRequest(
+    @Arg('id', () => Int, { description: 'Id of the PENDING request; a reviewed one, or one that no longer fits the unit, is CONFLICT.' }) id: number,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.investmentRequests.approve(user, id);
   }
 

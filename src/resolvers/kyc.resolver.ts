@@ -17,7 +17,9 @@ export class KycResolver {
   }
 
   @Authorized()
-  @Query(() => KycDocument, { description: 'One KYC document (not the file: see kycDocumentDownload): investors their own, staff any. Another investor’s or a missing id is NOT_FOUND.' })
+  @Query(() => KycDocument, {
+    description: 'One KYC document (not the file: see kycDocumentDownload): investors their own, staff any. Another investor’s or a missing id is NOT_FOUND.',
+  })
   kycDocument(@Arg('id', () => Int, { description: 'Id of the document.' }) id: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
     return ctx.services.kyc.get(user, id);
   }
@@ -38,13 +40,21 @@ export class KycResolver {
   @Authorized(Role.INVESTOR)
   @Idempotent()
   @Mutation(() => KycDocument, { description: 'A PDF, JPEG or PNG (told by its content), stored as PENDING for review. Investors only (staff: FORBIDDEN).' })
-  uploadKycDocument(@Arg('input', () => UploadKycDocumentInput, { description: 'Document type and file.' }) input: UploadKycDocumentInput, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  uploadKycDocument(
+    @Arg('input', () => UploadKycDocumentInput, { description: 'Document type and file.' }) input: UploadKycDocumentInput,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.kyc.upload(user, input);
   }
 
   @Authorized(Role.ADMIN)
   @Mutation(() => KycDocument, { description: 'PENDING → APPROVED; the investor is notified. Admins only (others: FORBIDDEN).' })
-  approveKycDocument(@Arg('id', () => Int, { description: 'Id of the PENDING document; a reviewed one is CONFLICT.' }) id: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  approveKycDocument(
+    @Arg('id', () => Int, { description: 'Id of the PENDING document; a reviewed one is CONFLICT.' }) id: number,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.kyc.approve(user, id);
   }
 

@@ -11,7 +11,9 @@ export class LegalResolver {
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => LegalText, { description: 'Publish a legal text: replaces the current one, bumps its version and publication time. Admins only (others: FORBIDDEN).' })
+  @Mutation(() => LegalText, {
+    description: 'Publish a legal text: replaces the current one, bumps its version and publication time. Admins only (others: FORBIDDEN).',
+  })
   upsertLegalText(@Arg('input', () => UpsertLegalTextInput, { description: 'Kind, title and content.' }) input: UpsertLegalTextInput, @Ctx() ctx: Context) {
     return ctx.services.legal.upsert(input);
   }

@@ -2,7 +2,14 @@ import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type
 import type { Context } from '../context';
 import type { AuthUser } from '../domain/auth-user';
 import { CurrentUser } from '../schema/current-user';
-import { DeviceToken, Notification, NotificationListArgs, NotificationPage, RegisterDeviceTokenInput, RemoveDeviceTokenArgs } from '../schema/notification.type';
+import {
+  DeviceToken,
+  Notification,
+  NotificationListArgs,
+  NotificationPage,
+  RegisterDeviceTokenInput,
+  RemoveDeviceTokenArgs,
+} from '../schema/notification.type';
 import { PageArgs } from '../schema/pagination.type';
 import { Idempotent } from '../schema/idempotent';
 
@@ -10,7 +17,12 @@ import { Idempotent } from '../schema/idempotent';
 export class NotificationResolver {
   @Authorized()
   @Query(() => NotificationPage, { description: "The user's own notifications, newest first (or unread first)." })
-  notifications(@Args(() => PageArgs) { page, perPage }: PageArgs, @Args(() => NotificationListArgs) options: NotificationListArgs, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  notifications(
+    @Args(() => PageArgs) { page, perPage }: PageArgs,
+    @Args(() => NotificationListArgs) options: NotificationListArgs,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.notifications.list(user, options, page, perPage);
   }
 
@@ -28,7 +40,11 @@ export class NotificationResolver {
 
   @Authorized()
   @Mutation(() => Notification, { description: 'Idempotent: a notification read before keeps its readAt.' })
-  markNotificationRead(@Arg('id', () => Int, { description: 'Id of one of your notifications.' }) id: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  markNotificationRead(
+    @Arg('id', () => Int, { description: 'Id of one of your notifications.' }) id: number,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.notifications.markRead(user, id);
   }
 
@@ -41,7 +57,11 @@ export class NotificationResolver {
   @Authorized()
   @Idempotent()
   @Mutation(() => DeviceToken, { description: "Registers this device's FCM token for the user and session (or moves it here)." })
-  registerDeviceToken(@Arg('input', () => RegisterDeviceTokenInput, { description: 'Token and platform.' }) input: RegisterDeviceTokenInput, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  registerDeviceToken(
+    @Arg('input', () => RegisterDeviceTokenInput, { description: 'Token and platform.' }) input: RegisterDeviceTokenInput,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.notifications.registerDeviceToken(user, input.token, input.platform);
   }
 

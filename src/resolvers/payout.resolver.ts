@@ -11,7 +11,12 @@ import { Idempotent } from '../schema/idempotent';
 export class PayoutResolver {
   @Authorized()
   @Query(() => PayoutPage, { description: 'Payouts, newest first. Investors see their own; staff see all.' })
-  payouts(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => PayoutFilter, { nullable: true, description: 'Which payouts; absent: all visible to the caller.' }) filter: PayoutFilter | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  payouts(
+    @Args(() => PageArgs) { page, perPage }: PageArgs,
+    @Arg('filter', () => PayoutFilter, { nullable: true, description: 'Which payouts; absent: all visible to the caller.' }) filter: PayoutFilter | null,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.payouts.list(user, filter, page, perPage);
   }
 

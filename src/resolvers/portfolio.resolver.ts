@@ -16,19 +16,37 @@ export class PortfolioResolver {
 
   @Authorized()
   @Query(() => Portfolio, { description: "An investor's holdings, valued, with totals. Investors: their own id only." })
-  investorPortfolio(@Arg('investorId', () => Int, { description: 'Id of the investor record; for an investor only their own (others NOT_FOUND).' }) investorId: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  investorPortfolio(
+    @Arg('investorId', () => Int, { description: 'Id of the investor record; for an investor only their own (others NOT_FOUND).' }) investorId: number,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.portfolio.ofInvestor(user, investorId);
   }
 
   @Authorized()
   @Query(() => PortfolioPerformance, { description: "Investors: their own. Staff: the whole platform, or one investor's with investorId." })
-  portfolioPerformance(@Arg('investorId', () => Int, { nullable: true, description: 'Staff only: one investor’s figures; absent: the whole platform (investors always get their own).' }) investorId: number | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  portfolioPerformance(
+    @Arg('investorId', () => Int, {
+      nullable: true,
+      description: 'Staff only: one investor’s figures; absent: the whole platform (investors always get their own).',
+    })
+    investorId: number | null,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.portfolio.performance(user, investorId);
   }
 
   @Authorized()
   @Query(() => TransactionPage, { description: 'Ledger entries, newest first by occurredAt. Investors see their own; staff see all.' })
-  transactions(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => TransactionFilter, { nullable: true, description: 'Which entries; absent: all visible to the caller.' }) filter: TransactionFilter | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  transactions(
+    @Args(() => PageArgs) { page, perPage }: PageArgs,
+    @Arg('filter', () => TransactionFilter, { nullable: true, description: 'Which entries; absent: all visible to the caller.' })
+    filter: TransactionFilter | null,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.portfolio.transactions(user, filter, page, perPage);
   }
 

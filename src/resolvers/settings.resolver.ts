@@ -14,7 +14,11 @@ export class SettingsResolver {
 
   @Authorized()
   @Mutation(() => UserSettings, { description: 'Change some settings; fields left out (or null) keep their value.' })
-  updateSettings(@Arg('input', () => UpdateSettingsInput, { description: 'The settings to change.' }) input: UpdateSettingsInput, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  updateSettings(
+    @Arg('input', () => UpdateSettingsInput, { description: 'The settings to change.' }) input: UpdateSettingsInput,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.settings.update(user.id, input);
   }
 }

@@ -12,21 +12,39 @@ import { Idempotent } from '../schema/idempotent';
 export class WithdrawalRequestResolver {
   @Authorized()
   @Query(() => WithdrawalRequestPage, { description: 'Withdrawal requests, newest first. Investors see their own; staff see all.' })
-  withdrawalRequests(@Args(() => PageArgs) { page, perPage }: PageArgs, @Arg('filter', () => WithdrawalRequestFilter, { nullable: true, description: 'Which requests; absent: all visible to the caller.' }) filter: WithdrawalRequestFilter | null, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  withdrawalRequests(
+    @Args(() => PageArgs) { page, perPage }: PageArgs,
+    @Arg('filter', () => WithdrawalRequestFilter, { nullable: true, description: 'Which requests; absent: all visible to the caller.' })
+    filter: WithdrawalRequestFilter | null,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.withdrawalRequests.list(user, filter, page, perPage);
   }
 
   @Authorized(Role.INVESTOR)
   @Idempotent()
-  @Mutation(() => WithdrawalRequest, { description: 'Ask to withdraw part of a holding; pending requests count against it. Investors only (staff: FORBIDDEN).' })
-  createWithdrawalRequest(@Arg('input', () => CreateWithdrawalRequestInput, { description: 'Unit, share and reason.' }) input: CreateWithdrawalRequestInput, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  @Mutation(() => WithdrawalRequest, {
+    description: 'Ask to withdraw part of a holding; pending requests count against it. Investors only (staff: FORBIDDEN).',
+  })
+  createWithdrawalRequest(
+    @Arg('input', () => CreateWithdrawalRequestInput, { description: 'Unit, share and reason.' }) input: CreateWithdrawalRequestInput,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.withdrawalRequests.create(user, input);
   }
 
   @Authorized(Role.ADMIN)
   @Idempotent()
-  @Mutation(() => WithdrawalRequest, { description: 'PENDING → APPROVED: the share returns to the unit and a PENDING payout at its current value is created. Admins only (others: FORBIDDEN).' })
-  approveWithdrawalRequest(@Arg('id', () => Int, { description: 'Id of the PENDING request; a reviewed one is CONFLICT.' }) id: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  @Mutation(() => WithdrawalRequest, {
+    description: 'PENDING → APPROVED: the share returns to the unit and a PENDING payout at its current value is created. Admins only (others: FORBIDDEN).',
+  })
+  approveWithdrawalRequest(
+    @Arg('id', () => Int, { description: 'Id of the PENDING request; a reviewed one is CONFLICT.' }) id: number,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.withdrawalRequests.approve(user, id);
   }
 
@@ -45,7 +63,11 @@ export class WithdrawalRequestResolver {
 
   @Authorized(Role.INVESTOR)
   @Mutation(() => WithdrawalRequest, { description: 'PENDING → CANCELLED, by the investor who asked. Investors only (staff: FORBIDDEN).' })
-  cancelWithdrawalRequest(@Arg('id', () => Int, { description: 'Id of your PENDING request; a reviewed one is CONFLICT.' }) id: number, @Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
+  cancelWithdrawalRequest(
+    @Arg('id', () => Int, { description: 'Id of your PENDING request; a reviewed one is CONFLICT.' }) id: number,
+    @Ctx() ctx: Context,
+    @CurrentUser() user: AuthUser,
+  ) {
     return ctx.services.withdrawalRequests.cancel(user, id);
   }
 }

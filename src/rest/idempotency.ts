@@ -22,7 +22,14 @@ export const isFinalStatus = (status: number) => status < 500 && status !== 429 
  * The route's GraphQL operation runs in-process with `execute`, not through Apollo, so the GraphQL
  * plugin never sees this request and nothing is recorded twice.
  */
-export async function sendIdempotent(req: Request, res: Response, services: Services, user: AuthUser | null, body: unknown, run: () => Promise<RouteResult>): Promise<void> {
+export async function sendIdempotent(
+  req: Request,
+  res: Response,
+  services: Services,
+  user: AuthUser | null,
+  body: unknown,
+  run: () => Promise<RouteResult>,
+): Promise<void> {
   const key = services.idempotency.checkKey(req.get(IDEMPOTENCY_HEADER) ?? '');
   const path = `${req.baseUrl}${req.path.replace(/\/$/, '')}`;
   const started = await services.idempotency.begin({ scope: scopeOf(user), key, method: req.method, path, body });

@@ -4,7 +4,13 @@ import { route } from './route';
 /** One operation behind three paths: each row names its own operationId. */
 const legalRoute = (path: string, kind: LegalTextQueryVariables['kind'], summary: string, operationId: string) =>
   route<LegalTextQueryVariables>({
-    method: 'GET', path, operation: 'LegalText', operationId, summary, auth: 'guest', variables: () => ({ kind }),
+    method: 'GET',
+    path,
+    operation: 'LegalText',
+    operationId,
+    summary,
+    auth: 'guest',
+    variables: () => ({ kind }),
     description: `The current ${summary.toLowerCase()} (kind, title, content, version, publication date) as admins last published it. Open to guests.`,
     errors: { 404: 'No text of this kind has been published yet.' },
   });

@@ -67,7 +67,9 @@ function inputSchema(type: GraphQLInputType): Json {
       const required = fields.filter((f) => f.type instanceof GraphQLNonNull).map((f) => snake(f.name));
       return {
         type: 'object',
-        properties: Object.fromEntries(fields.map((f) => [snake(f.name), { ...inputSchema(f.type), ...(f.description ? { description: f.description } : {}) }])),
+        properties: Object.fromEntries(
+          fields.map((f) => [snake(f.name), { ...inputSchema(f.type), ...(f.description ? { description: f.description } : {}) }]),
+        ),
         ...(required.length ? { required } : {}),
       };
     }
@@ -134,7 +136,8 @@ function record(schema: GraphQLSchema, op: OperationDefinitionNode, r: RestRoute
   for (const def of op.variableDefinitions ?? []) {
     walk(vars[def.variable.name.value], typeFromAST(schema, def.type as never) as GraphQLInputType);
   }
-  if (Object.keys(bodyProps).length) out.body = { type: 'object', properties: bodyProps, ...(bodyRequired.length ? { required: [...new Set(bodyRequired)] } : {}) };
+  if (Object.keys(bodyProps).length)
+    out.body = { type: 'object', properties: bodyProps, ...(bodyRequired.length ? { required: [...new Set(bodyRequired)] } : {}) };
   return out;
 }
 
@@ -159,7 +162,10 @@ const ERRORS: Record<string, { name: string; description: string; headers?: Json
   409: { name: 'Conflict', description: 'A request with this Idempotency-Key is still being processed.' },
   413: { name: 'PayloadTooLarge', description: 'The body is over the size limit.' },
   415: { name: 'UnsupportedMediaType', description: 'The body is not in the content type the route reads.' },
-  422: { name: 'ValidationFailed', description: 'Validation failure: `message` is the first error (plus how many more); `errors` lists them per field (snake_case).' },
+  422: {
+    name: 'ValidationFailed',
+    description: 'Validation failure: `message` is the first error (plus how many more); `errors` lists them per field (snake_case).',
+  },
   429: {
     name: 'TooManyAttempts',
     description: 'Too many attempts: wait `Retry-After` seconds.',
@@ -177,7 +183,9 @@ const errorContent = (example: unknown) => ({ 'application/json': { schema: ERRO
 
 function components(examples: OpenApiExamples): Json {
   return {
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The `access_token` that login, register and refresh answer.' } },
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The `access_token` that login, register and refresh answer.' },
+    },
     schemas: {
       Error: {
         type: 'object',
@@ -185,7 +193,11 @@ function components(examples: OpenApiExamples): Json {
         properties: {
           success: { const: false },
           message: { type: 'string', description: 'A human sentence.' },
-          errors: { type: 'object', description: 'Validation failures only: messages per field.', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          errors: {
+            type: 'object',
+            description: 'Validation failures only: messages per field.',
+            additionalProperties: { type: 'array', items: { type: 'string' } },
+          },
         },
         required: ['success', 'message'],
       },
@@ -203,7 +215,11 @@ function components(examples: OpenApiExamples): Json {
           last_page: { type: 'integer' },
           links: {
             type: 'array',
-            items: { type: 'object', properties: { url: { type: ['string', 'null'] }, label: { type: 'string' }, active: { type: 'boolean' } }, required: ['url', 'label', 'active'] },
+            items: {
+              type: 'object',
+              properties: { url: { type: ['string', 'null'] }, label: { type: 'string' }, active: { type: 'boolean' } },
+              required: ['url', 'label', 'active'],
+            },
           },
           path: { type: 'string' },
           per_page: { type: 'integer' },
@@ -214,7 +230,10 @@ function components(examples: OpenApiExamples): Json {
       },
     },
     responses: Object.fromEntries(
-      Object.entries(ERRORS).map(([status, e]) => [e.name, { description: e.description, ...(e.headers ? { headers: e.headers } : {}), content: errorContent(examples.errors[status]) }]),
+      Object.entries(ERRORS).map(([status, e]) => [
+        e.name,
+        { description: e.description, ...(e.headers ? { headers: e.headers } : {}), content: errorContent(examples.errors[status]) },
+      ]),
     ),
   };
 }
@@ -232,7 +251,13 @@ function requestContent(r: RestRoute<unknown>, body: Json, example: unknown): Js
 /** A file answer: one entry per media type the file may have; text examples where there is one. */
 const fileContent = (types: readonly string[], example: unknown): Json =>
   Object.fromEntries(
-    types.map((t) => [t, { schema: { type: 'string', ...(t.startsWith('text/') ? {} : { format: 'binary' }) }, ...(t.startsWith('text/') && typeof example === 'string' ? { example } : {}) }]),
+    types.map((t) => [
+      t,
+      {
+        schema: { type: 'string', ...(t.startsWith('text/') ? {} : { format: 'binary' }) },
+        ...(t.startsWith('text/') && typeof example === 'string' ? { example } : {}),
+      },
+    ]),
   );
 
 const ATTACHMENT = { 'Content-Disposition': { description: 'attachment; filename="…"; filename*=UTF-8\'\'…', schema: { type: 'string' } } };
@@ -244,12 +269,22 @@ const tagOf = (path: string) =>
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join(' ');
 
-export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, DocumentNode>, routes: RestRoute<unknown>[], examples: OpenApiExamples = committedExamples): Json {
+export function buildOpenApi(
+  schema: GraphQLSchema,
+  operations: Map<string, DocumentNode>,
+  routes: RestRoute<unknown>[],
+  examples: OpenApiExamples = committedExamples,
+): Json {
   const paths: Record<string, Json> = {};
   for (const r of routes) {
     const document = present(operations.get(r.operation), r.operation);
-    const op = present(document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION), r.operation);
-    const fragments = Object.fromEntries(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+    const op = present(
+      document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION),
+      r.operation,
+    );
+    const fragments = Object.fromEntries(
+      document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+    );
     const root = present(op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType(), op.operation);
     const field = op.selectionSet.selections[0];
     if (field.kind !== Kind.FIELD) continue;
@@ -270,17 +305,36 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
     if (r.message) envelopeProps.message = { type: 'string', example: r.message };
 
     const recorded = record(schema, op, r);
-    const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, description: 'The id; anything but a positive integer names no resource (404).', schema: { type: 'integer', minimum: 1 } }));
+    const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      description: 'The id; anything but a positive integer names no resource (404).',
+      schema: { type: 'integer', minimum: 1 },
+    }));
     const pageParams =
       envelope === 'item'
         ? []
-        : [{ name: 'page', in: 'query', description: 'Default 1; anything but an integer ≥ 1 means 1; past the end gives an empty page.', schema: { type: 'integer' } }];
+        : [
+            {
+              name: 'page',
+              in: 'query',
+              description: 'Default 1; anything but an integer ≥ 1 means 1; past the end gives an empty page.',
+              schema: { type: 'integer' },
+            },
+          ];
     const idempotent = r.method === 'POST' && op.operation === 'mutation' && isIdempotentField(root.getFields()[field.name.value]);
     const headerParams = idempotent
-      ? [{
-          name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-          description: 'Optional; 1..255 printable ASCII, scoped to the user. A retry with the same key and body replays the first answer for 24 h (header `Idempotent-Replayed: true`); another body is 422 (`errors.idempotency_key`); while the first still runs, 409.',
-        }]
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+            description:
+              'Optional; 1..255 printable ASCII, scoped to the user. A retry with the same key and body replays the first answer for 24 h (header `Idempotent-Replayed: true`); another body is 422 (`errors.idempotency_key`); while the first still runs, 409.',
+          },
+        ]
       : [];
     const queryParams = recorded.query.map((q) => ({
       name: q.name,
@@ -288,19 +342,29 @@ export function buildOpenApi(schema: GraphQLSchema, operations: Map<string, Docu
       required: q.required,
       schema: q.name === 'per_page' ? { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE } : q.schema,
     }));
-    const noStore = r.noStore ? { headers: { 'Cache-Control': { description: 'Token answers are never cached.', schema: { type: 'string', const: 'no-store' } } } } : {};
+    const noStore = r.noStore
+      ? { headers: { 'Cache-Control': { description: 'Token answers are never cached.', schema: { type: 'string', const: 'no-store' } } } }
+      : {};
     const success = (status: number): Json =>
       r.download
         ? { description: 'The file, as an attachment.', headers: ATTACHMENT, content: fileContent(r.download, captured.responses[status]) }
         : {
             description: r.message ?? 'Success.',
             ...noStore,
-            content: { 'application/json': { schema: { type: 'object', properties: envelopeProps, required: Object.keys(envelopeProps) }, ...(status in captured.responses ? { example: captured.responses[status] } : {}) } },
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: envelopeProps, required: Object.keys(envelopeProps) },
+                ...(status in captured.responses ? { example: captured.responses[status] } : {}),
+              },
+            },
           };
     const responses: Json = {};
     for (const status of [r.status ?? 200, ...(r.outcomeStatuses ?? [])].sort()) responses[status] = success(status);
     const hasBody = r.method !== 'GET';
-    const specific = (status: 401 | 404 | 409) => ({ description: present(r.errors?.[status], `${r.operation}: the ${status} it declares`), content: errorContent(captured.responses[status] ?? examples.errors[status]) });
+    const specific = (status: 401 | 404 | 409) => ({
+      description: present(r.errors?.[status], `${r.operation}: the ${status} it declares`),
+      content: errorContent(captured.responses[status] ?? examples.errors[status]),
+    });
     const errors: Array<[number, boolean]> = [
       [400, hasBody],
       [401, r.auth !== 'guest' || r.errors?.[401] !== undefined],
@@ -368,7 +432,11 @@ function downloadOperation(routes: RestRoute<unknown>[], examples: OpenApiExampl
     security: [],
     parameters: [{ name: 'token', in: 'path', required: true, description: 'The opaque link token.', schema: { type: 'string' } }],
     responses: {
-      200: { description: 'The file, as an attachment.', headers: ATTACHMENT, content: fileContent(types, examples.operations['GET /downloads/:token']?.responses[200]) },
+      200: {
+        description: 'The file, as an attachment.',
+        headers: ATTACHMENT,
+        content: fileContent(types, examples.operations['GET /downloads/:token']?.responses[200]),
+      },
       404: errorRef(404),
       500: errorRef(500),
       503: errorRef(503),

@@ -4,9 +4,14 @@ import { idParam, route } from './route';
 
 export const payoutRoutes = [
   route<PayoutsQueryVariables>({
-    method: 'GET', path: '/payouts', operation: 'Payouts', summary: 'Payouts',
+    method: 'GET',
+    path: '/payouts',
+    operation: 'Payouts',
+    summary: 'Payouts',
     description:
-      'Payouts (distribution shares paid to holders and returned capital), newest first, paginated; filters `status`, `source`, `unit_id`. Investors see their own; admins and analysts see all and may filter by `investor_id`.', auth: 'bearer', envelope: 'paginated',
+      'Payouts (distribution shares paid to holders and returned capital), newest first, paginated; filters `status`, `source`, `unit_id`. Investors see their own; admins and analysts see all and may filter by `investor_id`.',
+    auth: 'bearer',
+    envelope: 'paginated',
     variables: ({ query }) => ({
       page: lenientPage(query.page),
       perPage: query.per_page,
@@ -14,9 +19,12 @@ export const payoutRoutes = [
     }),
   }),
   route<PayoutQueryVariables>({
-    method: 'GET', path: '/payouts/:id', operation: 'Payout', summary: 'Payout details',
-    description:
-      'One payout. Investors see only their own: any other is a 404.', auth: 'bearer',
+    method: 'GET',
+    path: '/payouts/:id',
+    operation: 'Payout',
+    summary: 'Payout details',
+    description: 'One payout. Investors see only their own: any other is a 404.',
+    auth: 'bearer',
     variables: ({ params }) => ({ id: idParam(params.id) }),
   }),
 ];

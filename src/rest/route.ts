@@ -1,4 +1,14 @@
-import { GraphQLObjectType, Kind, execute, getNamedType, validate, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  GraphQLObjectType,
+  Kind,
+  execute,
+  getNamedType,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { Context } from '../context';
 import { InternalError, NotFoundError } from '../errors';
 import { present } from '../invariant';
@@ -113,7 +123,10 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
   if (!document) throw new Error(`${r.method} ${r.path}: no operation named ${r.operation}`);
   const problems = validate(schema, document);
   if (problems.length) throw new Error(`${r.method} ${r.path}: ${problems.map((p) => p.message).join('; ')}`);
-  const op = present(document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION), r.operation);
+  const op = present(
+    document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION),
+    r.operation,
+  );
   const root = present(op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType(), op.operation);
   const [field] = op.selectionSet.selections;
   if (op.selectionSet.selections.length !== 1 || field.kind !== Kind.FIELD) throw new Error(`${r.method} ${r.path}: one root field expected`);

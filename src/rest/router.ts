@@ -69,15 +69,18 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       if (hit.route.auth !== 'guest' && !ctx.user) throw new UnauthenticatedError();
       // A body the route cannot read is refused as such, not read as no body. `req.is` is null
       // without a body (that is fine) and false for a body of another type.
-      if (req.is(hit.route.multipartFile ? 'multipart/form-data' : 'application/json') === false && (await carriesBytes(req))) throw HttpError.unsupportedMediaType();
+      if (req.is(hit.route.multipartFile ? 'multipart/form-data' : 'application/json') === false && (await carriesBytes(req)))
+        throw HttpError.unsupportedMediaType();
       const values = present(hit.pattern.exec(req.path), 'the matched path').slice(1);
       const params = Object.fromEntries(hit.paramNames.map((name, i) => [name, decodeParam(values[i])]));
       // Raw until the route's coercer types it against the operation's variables.
-      const body = (hit.route.multipartFile
-        ? await readMultipart(req, res, hit.route.multipartFile, uploads)
-        : req.body && typeof req.body === 'object' && !Array.isArray(req.body)
-          ? req.body
-          : {}) as Record<string, RawValue>;
+      const body = (
+        hit.route.multipartFile
+          ? await readMultipart(req, res, hit.route.multipartFile, uploads)
+          : req.body && typeof req.body === 'object' && !Array.isArray(req.body)
+            ? req.body
+            : {}
+      ) as Record<string, RawValue>;
       const path = `${req.protocol}://${req.get('host')}${req.baseUrl}${req.path.replace(/\/$/, '')}`;
       const run = () => hit.run(ctx, { params, query: queryStrings(req.query), body }, { path });
       if (hit.idempotent && req.get(IDEMPOTENCY_HEADER) !== undefined) return await sendIdempotent(req, res, services, ctx.user, body, run);

@@ -23,4 +23,24 @@ import { withdrawalRoutes } from './withdrawals.routes';
  * The whole /api/v1 route table (one line per feature). Within a path shape, literal segments must
  * come before parameters: `/x/available` before `/x/:id`.
  */
-export const routeTable: RestRoute<unknown>[] = [...authRoutes, ...accountRoutes, ...settingsRoutes, ...legalRoutes, ...appConfigRoutes, ...distributionRoutes, ...withdrawalRoutes, ...investorRoutes, ...investmentRequestRoutes, ...portfolioRoutes, ...payoutRoutes, ...categoryRoutes, ...unitRoutes, ...publicRoutes, ...dashboardRoutes, ...categoryMembershipRoutes, ...kycRoutes, ...notificationRoutes, ...statementRoutes];
+export const routeTable: RestRoute<unknown>[] = [
+  ...authRoutes,
+  ...accountRoutes,
+  ...settingsRoutes,
+  ...legalRoutes,
+  ...appConfigRoutes,
+  ...distributionRoutes,
+  ...withdrawalRoutes,
+  ...investorRoutes,
+  ...investmentRequestRoutes,
+  ...portfolioRoutes,
+  ...payoutRoutes,
+  ...categoryRoutes,
+  ...unitRoutes,
+  ...publicRoutes,
+  ...dashboardRoutes,
+  ...categoryMembershipRoutes,
+  ...kycRoutes,
+  ...notificationRoutes,
+  ...statementRoutes,
+];

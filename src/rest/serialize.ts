@@ -78,7 +78,11 @@ export function selectedFields(type: GraphQLObjectType, selectionSet: SelectionS
   const fields = type.getFields();
   const flatten = (sels: readonly SelectionNode[]): FieldNode[] =>
     sels.flatMap((sel) =>
-      sel.kind === Kind.FRAGMENT_SPREAD ? flatten(fragments[sel.name.value].selectionSet.selections) : sel.kind === Kind.INLINE_FRAGMENT ? flatten(sel.selectionSet.selections) : [sel],
+      sel.kind === Kind.FRAGMENT_SPREAD
+        ? flatten(fragments[sel.name.value].selectionSet.selections)
+        : sel.kind === Kind.INLINE_FRAGMENT
+          ? flatten(sel.selectionSet.selections)
+          : [sel],
     );
   return flatten(selectionSet.selections).map((sel) => {
     const key = sel.alias?.value ?? sel.name.value;

@@ -13,7 +13,10 @@ export enum DistributionGrouping {
 registerEnumType(DistributionGrouping, {
   name: 'DistributionGrouping',
   description: 'PERIOD: one row per quarter, oldest first; UNIT: one row per unit, by unit id.',
-  valuesConfig: { PERIOD: { description: 'One row per quarter ("2026-Q1") of the distributions, oldest first.' }, UNIT: { description: 'One row per unit, by unit id.' } },
+  valuesConfig: {
+    PERIOD: { description: 'One row per quarter ("2026-Q1") of the distributions, oldest first.' },
+    UNIT: { description: 'One row per unit, by unit id.' },
+  },
 });
 
 @ObjectType({ description: 'Assets under management in one category.' })
@@ -22,7 +25,9 @@ export class CategoryAum {
   @Field(() => String, { description: 'Name of the category.' }) category: string;
   @Field(() => Int, { description: 'Units of the category that are listed (not DRAFT).' }) unitsCount: number;
   @Field(() => DecimalScalar, { description: 'Sum of the holdings’ invested amounts.' }) investedTotal: Decimal;
-  @Field(() => DecimalScalar, { description: 'Sum over holdings of ownership % × the unit’s latest valuation (else its total value) / 100, each rounded to the cent.' })
+  @Field(() => DecimalScalar, {
+    description: 'Sum over holdings of ownership % × the unit’s latest valuation (else its total value) / 100, each rounded to the cent.',
+  })
   currentValueTotal: Decimal;
   @Field(() => Int, { description: 'Distinct investors holding a unit of the category.' }) holdersCount: number;
 }
@@ -46,7 +51,8 @@ export class DistributionTotalsFilter {
   @Min(1, { message: 'The unit id field must be at least 1.' })
   unitId?: number | null;
 
-  @Field(() => DistributionStatus, { nullable: true, description: 'Only distributions in this status (then CANCELLED ones can be asked for).' }) status?: DistributionStatus | null;
+  @Field(() => DistributionStatus, { nullable: true, description: 'Only distributions in this status (then CANCELLED ones can be asked for).' })
+  status?: DistributionStatus | null;
 }
 
 @ObjectType({ description: "Sums of the holders' distributions in one group (period or unit)." })

@@ -6,7 +6,8 @@ import { Email, Text } from './rules';
 
 @ObjectType({ description: 'Limits and options the mobile app reads at start (one row).' })
 export class AppConfig {
-  @Field(() => DecimalScalar, { description: 'Smallest amount one investment request may ask for (Decimal, 2 places); a unit may ask for more.' }) minInvestment: Decimal;
+  @Field(() => DecimalScalar, { description: 'Smallest amount one investment request may ask for (Decimal, 2 places); a unit may ask for more.' })
+  minInvestment: Decimal;
   @Field(() => DecimalScalar, { description: 'Largest amount one investment request may ask for (Decimal, 2 places).' }) maxInvestment: Decimal;
   @Field(() => DecimalScalar, { description: 'Smallest share of a unit one withdrawal request may ask for, in percent.' }) minWithdrawalPercentage: Decimal;
   @Field(() => String, { description: 'Where the app sends investors for help.' }) supportEmail: string;
@@ -20,9 +21,12 @@ export class AppConfig {
 
 @InputType({ description: 'Only the fields given (not null) change. While no configuration exists, the amounts, support email and app version are required.' })
 export class UpdateAppConfigInput {
-  @Field(() => DecimalScalar, { nullable: true, description: 'New platform minimum per investment request (Decimal, 2 places; not above maxInvestment).' }) minInvestment?: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'New platform maximum per investment request (Decimal, 2 places).' }) maxInvestment?: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'New smallest share per withdrawal request, in percent (up to 6 places).' }) minWithdrawalPercentage?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'New platform minimum per investment request (Decimal, 2 places; not above maxInvestment).' })
+  minInvestment?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'New platform maximum per investment request (Decimal, 2 places).' })
+  maxInvestment?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'New smallest share per withdrawal request, in percent (up to 6 places).' })
+  minWithdrawalPercentage?: Decimal | null;
 
   @Field(() => String, { nullable: true, description: 'New support address (a valid email, at most 255 characters).' })
   @IsOptional()

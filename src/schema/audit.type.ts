@@ -23,7 +23,8 @@ export class AuditEvent {
   @Field(() => Date, { description: "The database's clock when the recorded action's transaction ran." }) occurredAt: Date;
   @Field(() => AuditActor, { nullable: true, description: 'None for a guest (failed login, password reset) or a script.' }) actor: AuditActor | null;
   @Field(() => String, { description: 'Stable dotted name, e.g. `withdrawal_request.approved`.' }) action: string;
-  @Field(() => AuditTarget, { nullable: true, description: 'The record acted on; none for actions without one (e.g. a failed login for an unknown email).' }) target: AuditTarget | null;
+  @Field(() => AuditTarget, { nullable: true, description: 'The record acted on; none for actions without one (e.g. a failed login for an unknown email).' })
+  target: AuditTarget | null;
   @Field(() => GraphQLJSON, { nullable: true, description: '`{ before, after }` of the changed fields; a creation has only `after`.' }) changes: unknown;
   @Field(() => String, { nullable: true, description: "The request's X-Request-Id." }) requestId: string | null;
   @Field(() => String, { nullable: true, description: 'Client IP as the trusted-proxy setting sees it.' }) ip: string | null;

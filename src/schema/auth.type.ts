@@ -19,7 +19,9 @@ export class LoginArgs {
   @Email('email')
   email: string;
 
-  @Field(() => String, { description: 'The account password. Wrong credentials are BAD_USER_INPUT on email; repeated failures are RATE_LIMITED (docs/api.md, Limits).' })
+  @Field(() => String, {
+    description: 'The account password. Wrong credentials are BAD_USER_INPUT on email; repeated failures are RATE_LIMITED (docs/api.md, Limits).',
+  })
   @IsNotEmpty({ message: 'The password field is required.' })
   @Text('password', PASSWORD_MAX)
   password: string;

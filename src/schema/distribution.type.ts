@@ -16,10 +16,12 @@ export class Distribution {
   @Field(() => Int, { description: 'The holder it is paid to.' }) investorId: number;
   @Field(() => String, { description: 'Quarter, e.g. "2026-Q1".' }) period: string;
   @Field(() => DistributionType, { description: 'What kind of profit was declared.' }) type: DistributionType;
-  @Field(() => DecimalScalar, { description: "The holder's share of the unit when the profit was declared, in percent (up to 6 places)." }) ownershipPercentage: Decimal;
+  @Field(() => DecimalScalar, { description: "The holder's share of the unit when the profit was declared, in percent (up to 6 places)." })
+  ownershipPercentage: Decimal;
   @Field(() => DecimalScalar, { description: "The holder's share of the declared amount (Decimal, 2 places)." }) grossAmount: Decimal;
   @Field(() => DecimalScalar, { description: 'grossAmount − fees: what the holder receives (Decimal, 2 places).' }) netAmount: Decimal;
-  @Field(() => DecimalScalar, { description: 'Management fee kept by the platform: grossAmount × the declaration’s feeRate (Decimal, 2 places).' }) fees: Decimal;
+  @Field(() => DecimalScalar, { description: 'Management fee kept by the platform: grossAmount × the declaration’s feeRate (Decimal, 2 places).' })
+  fees: Decimal;
   @Field(() => DistributionStatus, { description: 'Follows its declaration: PENDING → APPROVED → DISTRIBUTED, or CANCELLED.' }) status: DistributionStatus;
   @Field(() => Date, { nullable: true, description: 'When it was paid out (status DISTRIBUTED); null before.' }) distributedAt: Date | null;
   @Field(() => Date, { description: 'When the profit was declared.' }) createdAt: Date;

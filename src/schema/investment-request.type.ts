@@ -13,9 +13,12 @@ export class InvestmentRequest {
   @Field(() => Int, { description: 'The investor who asked.' }) investorId: number;
   @Field(() => DecimalScalar, { description: 'Money offered (Decimal, 2 places).' }) amount: Decimal;
   @Field(() => DecimalScalar, { description: 'amount / unit total value × 100, rounded down to 6 places.' }) ownershipPercentage: Decimal;
-  @Field(() => InvestmentRequestStatus, { description: 'PENDING until an admin approves or rejects it or the investor cancels it.' }) status: InvestmentRequestStatus;
-  @Field(() => String, { nullable: true, description: 'Why an admin rejected it (shown to the investor); null unless REJECTED.' }) rejectionReason: string | null;
-  @Field(() => Date, { nullable: true, description: 'When an admin approved or rejected it; null while PENDING or after a cancellation.' }) reviewedAt: Date | null;
+  @Field(() => InvestmentRequestStatus, { description: 'PENDING until an admin approves or rejects it or the investor cancels it.' })
+  status: InvestmentRequestStatus;
+  @Field(() => String, { nullable: true, description: 'Why an admin rejected it (shown to the investor); null unless REJECTED.' }) rejectionReason:
+    string | null;
+  @Field(() => Date, { nullable: true, description: 'When an admin approved or rejected it; null while PENDING or after a cancellation.' })
+  reviewedAt: Date | null;
   @Field(() => Date, { description: 'When the investor asked.' }) createdAt: Date;
   @Field(() => Date, { description: 'When its status last changed.' }) updatedAt: Date;
   @Field(() => UnitRef, { description: 'Id, code and name of the unit.' }) unit: UnitRef;
@@ -26,7 +29,8 @@ export class InvestmentRequestPage extends Paginated(InvestmentRequest) {}
 
 @InputType({ description: 'All optional and combined with AND.' })
 export class InvestmentRequestFilter {
-  @Field(() => InvestmentRequestStatus, { nullable: true, description: 'Only requests in this status (PENDING: the review queue).' }) status?: InvestmentRequestStatus | null;
+  @Field(() => InvestmentRequestStatus, { nullable: true, description: 'Only requests in this status (PENDING: the review queue).' })
+  status?: InvestmentRequestStatus | null;
 
   @Field(() => Int, { nullable: true, description: 'Only requests for this unit.' })
   @IsOptional()
@@ -48,4 +52,3 @@ export class CreateInvestmentRequestInput {
   @Field(() => DecimalScalar, { description: 'At least the larger of the platform and unit minimums, at most the platform maximum, 2 places.' })
   amount: Decimal;
 }
-

@@ -8,7 +8,8 @@ import { Text } from './rules';
 
 registerEnumType(KycStatus, {
   name: 'KycStatus',
-  description: 'Derived from the KYC documents: APPROVED if any is approved, else PENDING if any is pending, else REJECTED if any is rejected, else NOT_SUBMITTED.',
+  description:
+    'Derived from the KYC documents: APPROVED if any is approved, else PENDING if any is pending, else REJECTED if any is rejected, else NOT_SUBMITTED.',
   valuesConfig: {
     APPROVED: { description: 'Verified: the investor may invest and withdraw.' },
     PENDING: { description: 'Documents wait for review; investing and withdrawing are refused (CONFLICT).' },

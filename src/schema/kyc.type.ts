@@ -14,7 +14,8 @@ export class KycDocument {
   @Field(() => KycDocumentStatus, { description: 'PENDING until an admin approves or rejects it.' }) status: KycDocumentStatus;
   @Field(() => String, { description: 'application/pdf, image/jpeg or image/png, as recognised from the content.' }) mimeType: string;
   @Field(() => Int, { description: 'Size of the file in bytes.' }) sizeBytes: number;
-  @Field(() => String, { nullable: true, description: 'Why an admin rejected it (shown to the investor); null unless REJECTED.' }) rejectionReason: string | null;
+  @Field(() => String, { nullable: true, description: 'Why an admin rejected it (shown to the investor); null unless REJECTED.' }) rejectionReason:
+    string | null;
   @Field(() => Date, { nullable: true, description: 'When an admin approved or rejected it; null while PENDING.' }) reviewedAt: Date | null;
   @Field(() => Date, { description: 'When it was uploaded.' }) createdAt: Date;
   @Field(() => Date, { description: 'When its status last changed.' }) updatedAt: Date;

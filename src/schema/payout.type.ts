@@ -14,7 +14,8 @@ export class Payout {
   @Field(() => PayoutSource, { description: 'Why the money is paid: a distribution or a withdrawal.' }) source: PayoutSource;
   @Field(() => Int, { nullable: true, description: 'The distribution paid, for source DISTRIBUTION.' }) distributionId: number | null;
   @Field(() => Int, { nullable: true, description: 'The withdrawal request paid, for source WITHDRAWAL.' }) withdrawalRequestId: number | null;
-  @Field(() => DecimalScalar, { description: 'Money sent (Decimal, 2 places): the net distribution, or the withdrawn share at its current value.' }) amount: Decimal;
+  @Field(() => DecimalScalar, { description: 'Money sent (Decimal, 2 places): the net distribution, or the withdrawn share at its current value.' })
+  amount: Decimal;
   @Field(() => PayoutStatus, { description: 'PENDING until an admin marks it PAID (or FAILED, then it can still be paid).' }) status: PayoutStatus;
   @Field(() => String, { description: 'Bank transfer reference: "PO-D-<distribution id>" or "PO-W-<withdrawal request id>".' }) reference: string;
   @Field(() => Date, { nullable: true, description: 'When it was marked PAID; null before.' }) paidAt: Date | null;

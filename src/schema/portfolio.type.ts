@@ -59,7 +59,7 @@ export class PortfolioPerformance {
   holdings: UnitPerformance[];
 }
 
-@ObjectType({ description: "A ledger entry: positive amount, the type gives the direction." })
+@ObjectType({ description: 'A ledger entry: positive amount, the type gives the direction.' })
 export class Transaction {
   @Field(() => Int, { description: 'Id of the ledger entry: what transaction(id:) takes.' }) id: number;
   @Field(() => Int, { description: 'The investor whose ledger this is.' }) investorId: number;

@@ -8,13 +8,15 @@ export class UserSettings {
   @Field(() => String, { description: 'ISO 4217, upper case ("USD").' }) currency: string;
   @Field(() => String, { description: 'IANA time zone ("Europe/Lisbon").' }) timezone: string;
   @Field(() => Boolean, { description: 'Push notifications to the registered devices at all; the notification list is kept either way.' }) pushEnabled: boolean;
-  @Field(() => Boolean, { description: 'The user’s wish for notification emails; stored for the clients (the gateway itself sends none).' }) emailEnabled: boolean;
+  @Field(() => Boolean, { description: 'The user’s wish for notification emails; stored for the clients (the gateway itself sends none).' })
+  emailEnabled: boolean;
   @Field(() => Boolean, { description: 'Push notifications of reviewed investment requests (with pushEnabled).' }) notifyInvestments: boolean;
   @Field(() => Boolean, { description: 'Push notifications of reviewed and completed withdrawal requests (with pushEnabled).' }) notifyWithdrawals: boolean;
   @Field(() => Boolean, { description: 'Push notifications of distributions paid out (with pushEnabled).' }) notifyDistributions: boolean;
   @Field(() => Boolean, { description: 'Push notifications of payouts sent (with pushEnabled).' }) notifyPayouts: boolean;
   @Field(() => Boolean, { description: 'Push notifications of reviewed KYC documents (with pushEnabled).' }) notifyKyc: boolean;
-  @Field(() => Boolean, { description: 'Push notifications of new units in the categories the user is a member of (with pushEnabled).' }) notifyNewUnits: boolean;
+  @Field(() => Boolean, { description: 'Push notifications of new units in the categories the user is a member of (with pushEnabled).' })
+  notifyNewUnits: boolean;
   @Field(() => Date, { description: 'When the settings last changed (account creation until then).' }) updatedAt: Date;
 }
 
@@ -40,12 +42,18 @@ export class UpdateSettingsInput {
   @Text('timezone', 64)
   timezone?: string | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'false stops every push notification; the notification list is kept either way.' }) pushEnabled?: boolean | null;
-  @Field(() => Boolean, { nullable: true, description: 'The user’s wish for notification emails (stored only; the gateway sends none).' }) emailEnabled?: boolean | null;
-  @Field(() => Boolean, { nullable: true, description: 'Push notifications of reviewed investment requests (with pushEnabled).' }) notifyInvestments?: boolean | null;
-  @Field(() => Boolean, { nullable: true, description: 'Push notifications of reviewed and completed withdrawal requests (with pushEnabled).' }) notifyWithdrawals?: boolean | null;
-  @Field(() => Boolean, { nullable: true, description: 'Push notifications of distributions paid out (with pushEnabled).' }) notifyDistributions?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'false stops every push notification; the notification list is kept either way.' }) pushEnabled?:
+    boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'The user’s wish for notification emails (stored only; the gateway sends none).' }) emailEnabled?:
+    boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Push notifications of reviewed investment requests (with pushEnabled).' }) notifyInvestments?:
+    boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Push notifications of reviewed and completed withdrawal requests (with pushEnabled).' })
+  notifyWithdrawals?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Push notifications of distributions paid out (with pushEnabled).' }) notifyDistributions?:
+    boolean | null;
   @Field(() => Boolean, { nullable: true, description: 'Push notifications of payouts sent (with pushEnabled).' }) notifyPayouts?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: 'Push notifications of reviewed KYC documents (with pushEnabled).' }) notifyKyc?: boolean | null;
-  @Field(() => Boolean, { nullable: true, description: 'Push notifications of new units in the categories the user is a member of (with pushEnabled).' }) notifyNewUnits?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Push notifications of new units in the categories the user is a member of (with pushEnabled).' })
+  notifyNewUnits?: boolean | null;
 }

@@ -8,7 +8,10 @@ export { StatementFormat };
 registerEnumType(StatementFormat, {
   name: 'StatementFormat',
   description: 'PDF (default) or CSV.',
-  valuesConfig: { PDF: { description: 'application/pdf with embedded Unicode fonts, page numbers and a disclaimer.' }, CSV: { description: 'text/csv, UTF-8 with a byte order mark, RFC 4180 quoting.' } },
+  valuesConfig: {
+    PDF: { description: 'application/pdf with embedded Unicode fonts, page numbers and a disclaimer.' },
+    CSV: { description: 'text/csv, UTF-8 with a byte order mark, RFC 4180 quoting.' },
+  },
 });
 
 @ArgsType()

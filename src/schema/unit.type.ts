@@ -26,7 +26,8 @@ export class PublicUnit {
   @Field(() => UnitStatus, { description: 'DRAFT (staff only) → AVAILABLE (open for investment) → FUNDED (sold out) → CLOSED.' }) status: UnitStatus;
   @Field(() => DecimalScalar, { description: 'Offering value: prices every share (amount = percentage × totalValue / 100).' }) totalValue: Decimal;
   @Field(() => DecimalScalar, { description: 'Share of the unit still for sale, in percent.' }) availablePercentage: Decimal;
-  @Field(() => DecimalScalar, { description: 'Smallest amount one investment request may ask for (Decimal, 2 places); the platform minimum applies too.' }) minInvestment: Decimal;
+  @Field(() => DecimalScalar, { description: 'Smallest amount one investment request may ask for (Decimal, 2 places); the platform minimum applies too.' })
+  minInvestment: Decimal;
   @Field(() => DecimalScalar, { description: 'Expected yearly return, in percent.' }) expectedReturn: Decimal;
   @Field(() => DecimalScalar, { description: 'The latest valuation, or totalValue before the first one.' }) currentValue: Decimal;
   @Field(() => String, { nullable: true, description: 'Picture of the unit (http or https URL), if it has one.' }) imageUrl: string | null;
@@ -138,8 +139,13 @@ export class UpdateUnitInput {
   @Field(() => UnitStatus, { nullable: true, description: 'DRAFT → AVAILABLE → FUNDED → CLOSED (also AVAILABLE → CLOSED, FUNDED → AVAILABLE).' })
   status?: UnitStatus | null;
 
-  @Field(() => DecimalScalar, { nullable: true, description: 'New offering value (Decimal, > 0, 2 places); only while the unit is DRAFT (CONFLICT otherwise).' }) totalValue?: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'New smallest amount per investment request (Decimal, > 0, 2 places).' }) minInvestment?: Decimal | null;
+  @Field(() => DecimalScalar, {
+    nullable: true,
+    description: 'New offering value (Decimal, > 0, 2 places); only while the unit is DRAFT (CONFLICT otherwise).',
+  })
+  totalValue?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'New smallest amount per investment request (Decimal, > 0, 2 places).' })
+  minInvestment?: Decimal | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'New expected yearly return, in percent, 0..100.' }) expectedReturn?: Decimal | null;
 
   @Field(() => String, { nullable: true, description: 'null removes the image.' })
@@ -155,7 +161,8 @@ export class RecordUnitValuationArgs {
   @Min(1, { message: 'The unit id field must be at least 1.' })
   unitId: number;
 
-  @Field(() => DecimalScalar, { description: 'Value of the whole unit (Decimal, > 0, 2 places); it becomes the unit’s currentValue if it is the newest.' }) value: Decimal;
+  @Field(() => DecimalScalar, { description: 'Value of the whole unit (Decimal, > 0, 2 places); it becomes the unit’s currentValue if it is the newest.' })
+  value: Decimal;
 
   @Field(() => Date, { description: 'When the valuation applies; not in the future.' }) valuedAt: Date;
 }

@@ -22,7 +22,8 @@ export class WithdrawalRequest {
   @Field(() => DecimalScalar, { description: 'The invested amount the requested share stands for.' }) investedAmount: Decimal;
   @Field(() => String, { description: 'Why the investor withdraws, in their words.' }) reason: string;
   @Field(() => WithdrawalRequestStatus, { description: 'PENDING → APPROVED → COMPLETED, or REJECTED | CANCELLED.' }) status: WithdrawalRequestStatus;
-  @Field(() => String, { nullable: true, description: 'Why an admin rejected it (shown to the investor); null unless REJECTED.' }) rejectionReason: string | null;
+  @Field(() => String, { nullable: true, description: 'Why an admin rejected it (shown to the investor); null unless REJECTED.' }) rejectionReason:
+    string | null;
   @Field(() => Date, { nullable: true, description: 'When an admin approved or rejected it; null before.' }) reviewedAt: Date | null;
   @Field(() => Date, { nullable: true, description: 'When the money was sent (COMPLETED); null before.' }) completedAt: Date | null;
   @Field(() => Date, { description: 'When the investor asked.' }) createdAt: Date;
@@ -35,7 +36,8 @@ export class WithdrawalRequestPage extends Paginated(WithdrawalRequest) {}
 
 @InputType({ description: 'All optional and combined with AND.' })
 export class WithdrawalRequestFilter {
-  @Field(() => WithdrawalRequestStatus, { nullable: true, description: 'Only requests in this status (PENDING: the review queue).' }) status?: WithdrawalRequestStatus | null;
+  @Field(() => WithdrawalRequestStatus, { nullable: true, description: 'Only requests in this status (PENDING: the review queue).' })
+  status?: WithdrawalRequestStatus | null;
 
   @Field(() => Int, { nullable: true, description: 'Only requests for this unit.' })
   @IsOptional()
@@ -61,4 +63,3 @@ export class CreateWithdrawalRequestInput {
   @RequiredText('reason', 1000)
   reason: string;
 }
-

@@ -65,7 +65,9 @@ export class AccountService {
     const now = new Date();
     await this.prisma.$transaction(async (tx) => {
       await expireOpenResets(tx, user.id, now);
-      await tx.passwordReset.create({ data: { userId: user.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MINUTES * 60_000) } });
+      await tx.passwordReset.create({
+        data: { userId: user.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MINUTES * 60_000) },
+      });
       await audit.record(tx, { action: 'user.password_reset_requested', target: { type: 'user', id: user.id } });
     });
     // Neither a slow nor a failing transport may tell the caller that the address exists.
@@ -152,7 +154,11 @@ export class AccountService {
       if (user.investorId !== null) await tx.investor.update({ where: { id: user.investorId }, data: { country: null, city: null, dateOfBirth: null } });
       await expireOpenResets(tx, user.id, now);
       await this.auth.revokeAllSessions(user.id, undefined, tx);
-      await audit.record(tx, { action: 'user.deleted', target: { type: 'user', id: user.id }, changes: { before: { deletedAt: null }, after: { deletedAt: now } } });
+      await audit.record(tx, {
+        action: 'user.deleted',
+        target: { type: 'user', id: user.id },
+        changes: { before: { deletedAt: null }, after: { deletedAt: now } },
+      });
     });
     this.sendInBackground(accountDeletedMail(recipient), 'account deletion notice');
     return true;

@@ -80,7 +80,8 @@ export class AppConfigService {
       if (problem) fields[field] = [problem];
     }
     const pct = given.minWithdrawalPercentage;
-    if (pct && (pct.lte(0) || pct.gt(HUNDRED))) fields.minWithdrawalPercentage = ['The min withdrawal percentage field must be greater than 0 and at most 100.'];
+    if (pct && (pct.lte(0) || pct.gt(HUNDRED)))
+      fields.minWithdrawalPercentage = ['The min withdrawal percentage field must be greater than 0 and at most 100.'];
 
     return this.prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM app_config WHERE id = ${ID} FOR UPDATE`;
@@ -103,7 +104,9 @@ export class AppConfigService {
       };
       // The required fields were checked above.
       const complete = { iconOptions: [], badgeOptions: [], colorOptions: [], ...data } as PrismaNs.AppConfigCreateInput;
-      const row = current ? await tx.appConfig.update({ where: { id: ID }, data, select: SELECT }) : await tx.appConfig.create({ data: { ...complete, id: ID }, select: SELECT });
+      const row = current
+        ? await tx.appConfig.update({ where: { id: ID }, data, select: SELECT })
+        : await tx.appConfig.create({ data: { ...complete, id: ID }, select: SELECT });
       const { updatedAt: _before, ...was } = current ?? { updatedAt: null };
       const { updatedAt: _after, ...now } = row;
       await audit.record(tx, { action: 'app_config.updated', target: { type: 'app_config', id: ID }, changes: changed(was, now) });

@@ -63,7 +63,11 @@ function toJson(value: unknown): Json {
   if (typeof value === 'object') {
     // Decimal (decimal.js and Prisma's) has its own exact toString.
     if (!Object.getPrototypeOf(value) || Object.getPrototypeOf(value) === Object.prototype) {
-      return Object.fromEntries(Object.entries(value).filter(([k, v]) => !SECRET_KEY.test(k) && v !== undefined).map(([k, v]) => [k, toJson(v)]));
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([k, v]) => !SECRET_KEY.test(k) && v !== undefined)
+          .map(([k, v]) => [k, toJson(v)]),
+      );
     }
     return String(value);
   }
@@ -112,7 +116,11 @@ export const audit = {
 
   /** A status transition `from` → `to` of a `type` row: action `<type>.<to>`, e.g. `payout.paid`. */
   transition(db: AuditClient, type: string, id: number, from: string, to: string, data: Record<string, unknown> = {}) {
-    return audit.record(db, { action: `${type}.${to.toLowerCase()}`, target: { type, id }, changes: { before: { status: from }, after: { status: to, ...data } } });
+    return audit.record(db, {
+      action: `${type}.${to.toLowerCase()}`,
+      target: { type, id },
+      changes: { before: { status: from }, after: { status: to, ...data } },
+    });
   },
 
   /**
@@ -196,10 +204,22 @@ function canonicalJson(value: unknown): string {
 /** SHA-256 over the previous hash, the chain position and every stored field of the event. */
 export function chainHash(previous: string, seq: bigint, e: AuditEvent): string {
   const content = [
-    e.id.toString(), e.xid.toString(), e.occurredAt.toISOString(), e.actorId, e.actorRole, e.action,
-    e.targetType, e.targetId, e.changes ?? null, e.requestId, e.ip, e.userAgent,
+    e.id.toString(),
+    e.xid.toString(),
+    e.occurredAt.toISOString(),
+    e.actorId,
+    e.actorRole,
+    e.action,
+    e.targetType,
+    e.targetId,
+    e.changes ?? null,
+    e.requestId,
+    e.ip,
+    e.userAgent,
   ];
-  return createHash('sha256').update(`${previous}\n${seq}\n${canonicalJson(content)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${previous}\n${seq}\n${canonicalJson(content)}`)
+    .digest('hex');
 }
 
 /**
@@ -284,9 +304,12 @@ export class AuditService {
     if (user.role !== Role.ADMIN) throw new ForbiddenError();
     const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
     const where = whereOf({
-      action: str(params.action), targetType: str(params.targetType), targetId: str(params.targetId),
+      action: str(params.action),
+      targetType: str(params.targetType),
+      targetId: str(params.targetId),
       actorId: typeof params.actorId === 'number' ? params.actorId : null,
-      from: str(params.from) ? new Date(params.from as string) : null, to: str(params.to) ? new Date(params.to as string) : null,
+      from: str(params.from) ? new Date(params.from as string) : null,
+      to: str(params.to) ? new Date(params.to as string) : null,
     });
     const prisma = this.prisma;
     async function* rows() {
@@ -297,14 +320,28 @@ export class AuditService {
           : {};
         const batch = await prisma.auditEvent.findMany({ where: { AND: [where, cursor] }, orderBy: NEWEST_FIRST, take: BATCH });
         for (const e of batch) {
-          yield [e.id.toString(), e.occurredAt.toISOString(), e.actorId, e.actorRole?.toLowerCase(), e.action, e.targetType, e.targetId,
-            e.changes === null ? '' : canonicalJson(e.changes), e.requestId, e.ip, e.userAgent];
+          yield [
+            e.id.toString(),
+            e.occurredAt.toISOString(),
+            e.actorId,
+            e.actorRole?.toLowerCase(),
+            e.action,
+            e.targetType,
+            e.targetId,
+            e.changes === null ? '' : canonicalJson(e.changes),
+            e.requestId,
+            e.ip,
+            e.userAgent,
+          ];
         }
         if (batch.length < BATCH) return;
         after = { occurredAt: batch[batch.length - 1].occurredAt, id: batch[batch.length - 1].id };
       }
     }
-    const csv = stringify({ header: true, columns: ['id', 'occurred_at', 'actor_id', 'actor_role', 'action', 'target_type', 'target_id', 'changes', 'request_id', 'ip', 'user_agent'] });
+    const csv = stringify({
+      header: true,
+      columns: ['id', 'occurred_at', 'actor_id', 'actor_role', 'action', 'target_type', 'target_id', 'changes', 'request_id', 'ip', 'user_agent'],
+    });
     return { fileName: 'audit-events.csv', contentType: 'text/csv; charset=utf-8', stream: Readable.from(rows()).pipe(csv) };
   }
 
@@ -369,7 +406,12 @@ export class AuditService {
     let lastEvent: bigint | null = anchor?.eventId ?? null;
     let count = 0;
     const result = (problem?: VerifyResult['problem']) => ({
-      ok: !problem, count, pending: 0, pruned: Number(pruned), head: { seq: (expected - 1n).toString(), hash: previous }, problem,
+      ok: !problem,
+      count,
+      pending: 0,
+      pruned: Number(pruned),
+      head: { seq: (expected - 1n).toString(), hash: previous },
+      problem,
     });
     for (;;) {
       const seals = await this.prisma.auditSeal.findMany({ where: { seq: { gte: expected } }, orderBy: { seq: 'asc' }, take: BATCH });
@@ -382,7 +424,8 @@ export class AuditService {
         }
         const event = events.get(seal.eventId);
         if (!event) return result({ eventId: id, message: `event ${id} was removed` });
-        if (chainHash(previous, seal.seq, event) !== seal.hash) return result({ eventId: id, message: `event ${id} was changed: its content no longer matches its seal` });
+        if (chainHash(previous, seal.seq, event) !== seal.hash)
+          return result({ eventId: id, message: `event ${id} was changed: its content no longer matches its seal` });
         previous = seal.hash;
         lastEvent = seal.eventId;
         expected += 1n;
@@ -397,7 +440,11 @@ export class AuditService {
       WHERE (e.xid, e.id) < (${head.eventXid.toString()}::bigint, ${head.eventId.toString()}::bigint)
         AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.event_id = e.id)
       ORDER BY e.xid, e.id LIMIT 1`;
-    if (behind) return result({ eventId: behind.id, message: `event ${behind.id} was inserted out of order: it is not on the chain, behind sealed event ${head.eventId}` });
+    if (behind)
+      return result({
+        eventId: behind.id,
+        message: `event ${behind.id} was inserted out of order: it is not on the chain, behind sealed event ${head.eventId}`,
+      });
     const sealed = await this.prisma.auditSeal.count();
     return { ...result(), pending: (await this.prisma.auditEvent.count()) - sealed };
   }

@@ -103,7 +103,11 @@ export class AuthService {
     return { id: session.user.id, role: session.user.role, investorId: session.user.investor?.id ?? null, sessionId };
   }
 
-  async register(input: { name: string; email: string; password: string; passwordConfirmation: string; phone?: string | null }, ip: string, deviceName?: string | null): Promise<AuthResult> {
+  async register(
+    input: { name: string; email: string; password: string; passwordConfirmation: string; phone?: string | null },
+    ip: string,
+    deviceName?: string | null,
+  ): Promise<AuthResult> {
     await this.limiter.consume(`register:${ip}`);
     const email = input.email.trim().toLowerCase();
     const fields: Record<string, string[]> = { ...confirmationErrors(input.password, input.passwordConfirmation) };
@@ -177,7 +181,11 @@ export class AuthService {
   async refresh(refreshToken: string): Promise<AuthResult> {
     const record = await this.prisma.refreshToken.findUnique({
       where: { tokenHash: sha256(refreshToken) },
-      select: { id: true, usedAt: true, session: { select: { id: true, revokedAt: true, expiresAt: true, user: { select: { ...USER_SELECT, deletedAt: true } } } } },
+      select: {
+        id: true,
+        usedAt: true,
+        session: { select: { id: true, revokedAt: true, expiresAt: true, user: { select: { ...USER_SELECT, deletedAt: true } } } },
+      },
     });
     if (!record) throw new UnauthenticatedError();
     const { session } = record;
@@ -193,7 +201,12 @@ export class AuthService {
     if (!rotated) {
       await this.prisma.$transaction([
         this.prisma.session.update({ where: { id: session.id }, data: { revokedAt: new Date() } }),
-        audit.record(this.prisma, { actor: null, action: 'auth.refresh_token_reused', target: { type: 'user', id: session.user.id }, changes: { after: { revokedSession: session.id } } }),
+        audit.record(this.prisma, {
+          actor: null,
+          action: 'auth.refresh_token_reused',
+          target: { type: 'user', id: session.user.id },
+          changes: { after: { revokedSession: session.id } },
+        }),
       ]);
       throw new UnauthenticatedError();
     }
@@ -207,7 +220,10 @@ export class AuthService {
    * transaction client to commit it together with the change that causes it.
    */
   async revokeAllSessions(userId: number, exceptSessionId?: string, db: SessionsClient = this.prisma): Promise<void> {
-    await db.session.updateMany({ where: { userId, revokedAt: null, ...(exceptSessionId ? { id: { not: exceptSessionId } } : {}) }, data: { revokedAt: new Date() } });
+    await db.session.updateMany({
+      where: { userId, revokedAt: null, ...(exceptSessionId ? { id: { not: exceptSessionId } } : {}) },
+      data: { revokedAt: new Date() },
+    });
     await db.deviceToken.deleteMany({ where: { userId, ...(exceptSessionId ? { OR: [{ sessionId: null }, { sessionId: { not: exceptSessionId } }] } : {}) } });
   }
 
@@ -223,7 +239,10 @@ export class AuthService {
       },
       select: { id: true },
     });
-    const [session] = await this.prisma.$transaction([create, ...(event ? [audit.record(this.prisma, { actor: { id: user.id, role: user.role }, action: event, target: { type: 'user', id: user.id } })] : [])]);
+    const [session] = await this.prisma.$transaction([
+      create,
+      ...(event ? [audit.record(this.prisma, { actor: { id: user.id, role: user.role }, action: event, target: { type: 'user', id: user.id } })] : []),
+    ]);
     return this.tokens(user, session.id, refreshToken);
   }
 

@@ -65,7 +65,10 @@ export class CategoryMembershipService {
       throw ValidationError.field('categoryId', 'The selected category id is invalid.');
     }
     return this.prisma.$transaction(async (tx) => {
-      const existing = await tx.categoryMembership.findUnique({ where: { investorId_categoryId: { investorId, categoryId } }, select: { id: true, status: true } });
+      const existing = await tx.categoryMembership.findUnique({
+        where: { investorId_categoryId: { investorId, categoryId } },
+        select: { id: true, status: true },
+      });
       if (!existing) {
         try {
           return await tx.categoryMembership.create({ data: { investorId, categoryId, status: MembershipStatus.ACTIVE }, select: SELECT });
@@ -74,7 +77,10 @@ export class CategoryMembershipService {
         }
       }
       if (existing.status === MembershipStatus.ACTIVE) throw alreadyMember();
-      const result = await tx.categoryMembership.updateMany({ where: { id: existing.id, status: MembershipStatus.CANCELLED }, data: { status: MembershipStatus.ACTIVE } });
+      const result = await tx.categoryMembership.updateMany({
+        where: { id: existing.id, status: MembershipStatus.CANCELLED },
+        data: { status: MembershipStatus.ACTIVE },
+      });
       assertUpdated(MEMBERSHIP, result);
       return tx.categoryMembership.findUniqueOrThrow({ where: { id: existing.id }, select: SELECT });
     });

@@ -33,7 +33,6 @@ export interface CategoryData {
 
 type CategoryWhere = PrismaNs.CategoryWhereInput;
 
-
 const SELECT = {
   id: true,
   name: true,
@@ -109,10 +108,18 @@ export class CategoryService {
         const before = await tx.category.findUniqueOrThrow({ where: { id }, select: SELECT });
         const row = await tx.category.update({
           where: { id },
-          data: { ...fields, ...(data.isFeatured != null ? { isFeatured: data.isFeatured } : {}), ...(data.isActive != null ? { isActive: data.isActive } : {}) },
+          data: {
+            ...fields,
+            ...(data.isFeatured != null ? { isFeatured: data.isFeatured } : {}),
+            ...(data.isActive != null ? { isActive: data.isActive } : {}),
+          },
           select: SELECT,
         });
-        await audit.record(tx, { action: 'category.updated', target: { type: 'category', id }, changes: changed(pick(before, ...AUDITED_FIELDS), pick(row, ...AUDITED_FIELDS)) });
+        await audit.record(tx, {
+          action: 'category.updated',
+          target: { type: 'category', id },
+          changes: changed(pick(before, ...AUDITED_FIELDS), pick(row, ...AUDITED_FIELDS)),
+        });
         return row;
       }),
     );
@@ -122,7 +129,10 @@ export class CategoryService {
   private async assertUnique(fields: { name?: string; slug?: string }, exceptId?: number): Promise<void> {
     const or = [...(fields.name ? [{ name: fields.name }] : []), ...(fields.slug ? [{ slug: fields.slug }] : [])];
     if (!or.length) return;
-    const taken = await this.prisma.category.findMany({ where: { OR: or, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { name: true, slug: true } });
+    const taken = await this.prisma.category.findMany({
+      where: { OR: or, ...(exceptId ? { id: { not: exceptId } } : {}) },
+      select: { name: true, slug: true },
+    });
     const errors: FieldErrors = {};
     if (fields.name && taken.some((c) => c.name === fields.name)) errors.name = ['The name has already been taken.'];
     if (fields.slug && taken.some((c) => c.slug === fields.slug)) errors.slug = ['The slug has already been taken.'];

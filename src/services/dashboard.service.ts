@@ -66,7 +66,6 @@ interface SummaryRow {
   pending: number;
 }
 
-
 /**
  * The investment marketplace. Every part is one aggregate query (or a reused catalogue or ledger query),
  * and the parts run in parallel. Investor-scoped parts (trends, recent activity, summary) cover

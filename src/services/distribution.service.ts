@@ -167,7 +167,12 @@ export class DistributionService {
   ) {}
 
   /** Newest first (created_at, then id, both descending). */
-  async list(user: AuthUser, filter: DistributionFilterInput | null | undefined, page?: number | null, perPage?: number | null): Promise<Page<DistributionView>> {
+  async list(
+    user: AuthUser,
+    filter: DistributionFilterInput | null | undefined,
+    page?: number | null,
+    perPage?: number | null,
+  ): Promise<Page<DistributionView>> {
     const db = this.reads.client;
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
@@ -297,20 +302,42 @@ export class DistributionService {
       });
       const declaration = await tx.distributionDeclaration.create({
         data: {
-          unitId: data.unitId, period: data.period, type: data.type, grossAmount: gross.toFixed(2), feeRate: feeRate.toFixed(6),
-          fees: sum(shares.map((s) => s.fee)).toFixed(2), netAmount: sum(shares.map((s) => s.net)).toFixed(2),
-          retainedAmount: parts[parts.length - 1].toFixed(2), declaredById: user.id,
+          unitId: data.unitId,
+          period: data.period,
+          type: data.type,
+          grossAmount: gross.toFixed(2),
+          feeRate: feeRate.toFixed(6),
+          fees: sum(shares.map((s) => s.fee)).toFixed(2),
+          netAmount: sum(shares.map((s) => s.net)).toFixed(2),
+          retainedAmount: parts[parts.length - 1].toFixed(2),
+          declaredById: user.id,
         },
         select: { id: true },
       });
       await tx.distribution.createMany({
         data: shares.map((s) => ({
-          declarationId: declaration.id, investorId: s.investorId, unitId: data.unitId, period: data.period, type: data.type,
-          ownershipPercentage: s.ownershipPercentage, grossAmount: s.gross.toFixed(2), fees: s.fee.toFixed(2), netAmount: s.net.toFixed(2),
+          declarationId: declaration.id,
+          investorId: s.investorId,
+          unitId: data.unitId,
+          period: data.period,
+          type: data.type,
+          ownershipPercentage: s.ownershipPercentage,
+          grossAmount: s.gross.toFixed(2),
+          fees: s.fee.toFixed(2),
+          netAmount: s.net.toFixed(2),
         })),
       });
       const detail = await declarationDetail(tx, declaration.id);
-      await audit.record(tx, { action: 'distribution_declaration.declared', target: { type: 'distribution_declaration', id: declaration.id }, changes: { after: { ...pick(detail, 'unitId', 'period', 'type', 'grossAmount', 'feeRate', 'fees', 'netAmount', 'retainedAmount', 'status'), holders: shares.length } } });
+      await audit.record(tx, {
+        action: 'distribution_declaration.declared',
+        target: { type: 'distribution_declaration', id: declaration.id },
+        changes: {
+          after: {
+            ...pick(detail, 'unitId', 'period', 'type', 'grossAmount', 'feeRate', 'fees', 'netAmount', 'retainedAmount', 'status'),
+            holders: shares.length,
+          },
+        },
+      });
       return detail;
     });
   }
@@ -342,18 +369,40 @@ export class DistributionService {
       await moveDeclaration(tx, id, DistributionStatus.DISTRIBUTED, { distributedAt: now });
       const rows = await tx.distribution.findMany({
         where: { declarationId: id, netAmount: { gt: 0 } },
-        select: { id: true, investorId: true, unitId: true, period: true, type: true, netAmount: true, unit: { select: { name: true } }, investor: { select: { userId: true } } },
+        select: {
+          id: true,
+          investorId: true,
+          unitId: true,
+          period: true,
+          type: true,
+          netAmount: true,
+          unit: { select: { name: true } },
+          investor: { select: { userId: true } },
+        },
         orderBy: { id: 'asc' },
       });
       const payouts = await tx.payout.createManyAndReturn({
-        data: rows.map((r) => ({ investorId: r.investorId, unitId: r.unitId, source: PayoutSource.DISTRIBUTION, distributionId: r.id, amount: r.netAmount, reference: `PO-D-${r.id}` })),
+        data: rows.map((r) => ({
+          investorId: r.investorId,
+          unitId: r.unitId,
+          source: PayoutSource.DISTRIBUTION,
+          distributionId: r.id,
+          amount: r.netAmount,
+          reference: `PO-D-${r.id}`,
+        })),
         select: { id: true, distributionId: true },
       });
       const payoutOf = new Map(payouts.map((p) => [present(p.distributionId, 'payout.distributionId'), p.id]));
       await tx.transaction.createMany({
         data: rows.map((r) => ({
-          investorId: r.investorId, unitId: r.unitId, type: TransactionType.DISTRIBUTION, amount: r.netAmount,
-          description: `${TYPE_LABEL[r.type]} ${r.period} · ${r.unit.name}`, distributionId: r.id, payoutId: payoutOf.get(r.id), occurredAt: now,
+          investorId: r.investorId,
+          unitId: r.unitId,
+          type: TransactionType.DISTRIBUTION,
+          amount: r.netAmount,
+          description: `${TYPE_LABEL[r.type]} ${r.period} · ${r.unit.name}`,
+          distributionId: r.id,
+          payoutId: payoutOf.get(r.id),
+          occurredAt: now,
         })),
       });
       await notify(

@@ -85,7 +85,12 @@ export class DownloadService {
   async openToken(token: string, now = new Date()): Promise<DownloadFile> {
     let claims: { k?: unknown; p?: unknown; sid?: unknown };
     try {
-      ({ payload: claims } = await jwtDecrypt(token, this.key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'], requiredClaims: ['exp'], currentDate: now }));
+      ({ payload: claims } = await jwtDecrypt(token, this.key, {
+        keyManagementAlgorithms: ['dir'],
+        contentEncryptionAlgorithms: ['A256GCM'],
+        requiredClaims: ['exp'],
+        currentDate: now,
+      }));
     } catch {
       throw new NotFoundError();
     }

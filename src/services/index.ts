@@ -104,7 +104,12 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger, r
     analytics: new AnalyticsService(reads),
     statements: new StatementService(prisma, downloads, portfolio),
     notifications: new NotificationService(prisma, reads),
-    idempotency: new IdempotencyService(prisma, config.jwtSecret, { ttlSeconds: config.idempotencyTtlSeconds, lockSeconds: config.idempotencyLockSeconds }, logger),
+    idempotency: new IdempotencyService(
+      prisma,
+      config.jwtSecret,
+      { ttlSeconds: config.idempotencyTtlSeconds, lockSeconds: config.idempotencyLockSeconds },
+      logger,
+    ),
     audit: new AuditService(prisma, downloads),
   };
 }

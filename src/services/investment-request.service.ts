@@ -131,7 +131,11 @@ export class InvestmentRequestService {
         data: { investorId, unitId: data.unitId, amount: amount.toFixed(2), ownershipPercentage: percentage.toFixed(6) },
         select: SELECT,
       });
-      await audit.record(tx, { action: 'investment_request.created', target: { type: 'investment_request', id: created.id }, changes: { after: pick(created, 'investorId', 'unitId', 'amount', 'ownershipPercentage', 'status') } });
+      await audit.record(tx, {
+        action: 'investment_request.created',
+        target: { type: 'investment_request', id: created.id },
+        changes: { after: pick(created, 'investorId', 'unitId', 'amount', 'ownershipPercentage', 'status') },
+      });
       return created;
     });
   }
@@ -161,14 +165,21 @@ export class InvestmentRequestService {
       });
       await tx.transaction.create({
         data: {
-          investorId, unitId, type: TransactionType.INVESTMENT, amount: request.amount, investmentRequestId: id, occurredAt: reviewedAt,
+          investorId,
+          unitId,
+          type: TransactionType.INVESTMENT,
+          amount: request.amount,
+          investmentRequestId: id,
+          occurredAt: reviewedAt,
           description: `Investment in ${request.unit.name} (${percentage.toDecimalPlaces(4).toString()} %)`,
         },
       });
       const left = available.minus(percentage);
       await tx.unit.update({ where: { id: unitId }, data: { availablePercentage: left.toFixed(6), ...(left.isZero() ? { status: UnitStatus.FUNDED } : {}) } });
       await notify(tx, {
-        userId: request.investor.userId, type: NotificationType.INVESTMENT_REQUEST_REVIEWED, title: 'Investment approved',
+        userId: request.investor.userId,
+        type: NotificationType.INVESTMENT_REQUEST_REVIEWED,
+        title: 'Investment approved',
         body: `Your investment of ${dec(request.amount).toFixed(2)} in ${request.unit.name} has been approved.`,
         data: { investmentRequestId: id, unitId, status: InvestmentRequestStatus.APPROVED },
       });
@@ -184,7 +195,9 @@ export class InvestmentRequestService {
       const request = await this.load(tx, admin, id);
       await this.move(tx, request, InvestmentRequestStatus.REJECTED, { rejectionReason: why, reviewedById: admin.id, reviewedAt: new Date() });
       await notify(tx, {
-        userId: request.investor.userId, type: NotificationType.INVESTMENT_REQUEST_REVIEWED, title: 'Investment request rejected',
+        userId: request.investor.userId,
+        type: NotificationType.INVESTMENT_REQUEST_REVIEWED,
+        title: 'Investment request rejected',
         body: `Your request to invest ${dec(request.amount).toFixed(2)} in ${request.unit.name} was not approved: ${why}`,
         data: { investmentRequestId: id, unitId: request.unitId, status: InvestmentRequestStatus.REJECTED },
       });
@@ -210,9 +223,17 @@ export class InvestmentRequestService {
   }
 
   /** Checked, guarded transition: a concurrent change of the same request is a 409 too. */
-  private async move(tx: Tx, request: { id: number; status: InvestmentRequestStatus }, to: InvestmentRequestStatus, data: PrismaNs.InvestmentRequestUpdateManyMutationInput) {
+  private async move(
+    tx: Tx,
+    request: { id: number; status: InvestmentRequestStatus },
+    to: InvestmentRequestStatus,
+    data: PrismaNs.InvestmentRequestUpdateManyMutationInput,
+  ) {
     assertTransition(INVESTMENT_REQUEST, request.status, to);
-    assertUpdated(INVESTMENT_REQUEST, await tx.investmentRequest.updateMany({ where: { id: request.id, status: request.status }, data: { ...data, status: to } }));
+    assertUpdated(
+      INVESTMENT_REQUEST,
+      await tx.investmentRequest.updateMany({ where: { id: request.id, status: request.status }, data: { ...data, status: to } }),
+    );
     await audit.transition(tx, 'investment_request', request.id, request.status, to, data);
   }
 }

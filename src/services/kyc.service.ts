@@ -122,17 +122,29 @@ export class KycService {
     });
     const storageKey = `kyc/${randomUUID()}`;
     // pipeline() hands the source's errors (an aborted or malformed request) on to the storage write.
-    await this.storage.put(storageKey, pipeline(file.createReadStream(), inspector, () => undefined));
+    await this.storage.put(
+      storageKey,
+      pipeline(file.createReadStream(), inspector, () => undefined),
+    );
     const { kind, sizeBytes, sha256 } = inspector.result();
     try {
       return await this.prisma.$transaction(async (tx) => {
         const doc = await tx.kycDocument.create({
           data: {
-            investorId, documentType: input.documentType, storageKey, mimeType: kind.mimeType, sizeBytes, checksum: sha256,
+            investorId,
+            documentType: input.documentType,
+            storageKey,
+            mimeType: kind.mimeType,
+            sizeBytes,
+            checksum: sha256,
           },
           select: SELECT,
         });
-        await audit.record(tx, { action: 'kyc_document.uploaded', target: { type: 'kyc_document', id: doc.id }, changes: { after: pick(doc, 'investorId', 'documentType', 'mimeType', 'sizeBytes', 'status') } });
+        await audit.record(tx, {
+          action: 'kyc_document.uploaded',
+          target: { type: 'kyc_document', id: doc.id },
+          changes: { after: pick(doc, 'investorId', 'documentType', 'mimeType', 'sizeBytes', 'status') },
+        });
         return doc;
       });
     } catch (err) {
@@ -175,7 +187,10 @@ export class KycService {
       assertTransition(KYC_DOCUMENT, doc.status, to);
       assertUpdated(
         KYC_DOCUMENT,
-        await tx.kycDocument.updateMany({ where: { id, status: doc.status }, data: { status: to, rejectionReason: reason, reviewedById: reviewer.id, reviewedAt: new Date() } }),
+        await tx.kycDocument.updateMany({
+          where: { id, status: doc.status },
+          data: { status: to, rejectionReason: reason, reviewedById: reviewer.id, reviewedAt: new Date() },
+        }),
       );
       await audit.transition(tx, 'kyc_document', id, doc.status, to, { rejectionReason: reason, reviewedById: reviewer.id });
       const kind = doc.documentType.toLowerCase().replace(/_/g, ' ');

@@ -50,7 +50,11 @@ export class LegalService {
         : await tx.legalText.createMany({ data: { kind, ...data, version: '1.0' }, skipDuplicates: true });
       if (count === 0) throw new ConflictError('This legal text was changed by someone else; reload and try again.');
       const row = await tx.legalText.findUniqueOrThrow({ where: { kind }, select: SELECT });
-      await audit.record(tx, { action: 'legal_text.published', target: { type: 'legal_text', id: kind }, changes: changed(current ?? {}, pick(row, 'kind', 'title', 'content', 'version')) });
+      await audit.record(tx, {
+        action: 'legal_text.published',
+        target: { type: 'legal_text', id: kind },
+        changes: changed(current ?? {}, pick(row, 'kind', 'title', 'content', 'version')),
+      });
       return row;
     });
   }

@@ -18,7 +18,9 @@ const SIGNATURE = 'The Investment Platform team';
 function compose(to: string, subject: string, blocks: Block[]): MailMessage {
   const all: Block[] = [...blocks, SIGNATURE];
   const text = all.map((b) => (typeof b === 'string' ? b : `${b.label}: ${b.code}`)).join('\n\n');
-  const paragraphs = all.map((b) => (typeof b === 'string' ? `<p>${escapeHtml(b)}</p>` : `<p>${escapeHtml(b.label)}: <code style="font-size:16px">${escapeHtml(b.code)}</code></p>`));
+  const paragraphs = all.map((b) =>
+    typeof b === 'string' ? `<p>${escapeHtml(b)}</p>` : `<p>${escapeHtml(b.label)}: <code style="font-size:16px">${escapeHtml(b.code)}</code></p>`,
+  );
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:sans-serif;line-height:1.5">

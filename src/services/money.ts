@@ -33,9 +33,7 @@ export function allocate(total: DecimalInput, weights: DecimalInput[]): Decimal[
   const exact = ws.map((w) => amount.times(w).dividedBy(weightSum));
   const parts = exact.map((e) => e.toDecimalPlaces(2, Decimal.ROUND_DOWN));
   let leftoverCents = amount.minus(sum(parts)).times(100).toNumber();
-  const order = exact
-    .map((e, i) => ({ i, rem: e.minus(parts[i]) }))
-    .sort((a, b) => b.rem.comparedTo(a.rem) || a.i - b.i);
+  const order = exact.map((e, i) => ({ i, rem: e.minus(parts[i]) })).sort((a, b) => b.rem.comparedTo(a.rem) || a.i - b.i);
   for (let k = 0; leftoverCents > 0; k = (k + 1) % order.length, leftoverCents--) {
     parts[order[k].i] = parts[order[k].i].plus('0.01');
   }

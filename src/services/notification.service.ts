@@ -135,7 +135,9 @@ export class NotificationService {
     const readSkip = Math.max(w.skip - unreadTotal, 0);
     const [unread, read] = await Promise.all([
       unreadTake ? db.notification.findMany({ where: unreadWhere, orderBy: NEWEST_FIRST, skip: w.skip, take: unreadTake, select: SELECT }) : [],
-      w.take - unreadTake ? db.notification.findMany({ where: readWhere, orderBy: NEWEST_FIRST, skip: readSkip, take: w.take - unreadTake, select: SELECT }) : [],
+      w.take - unreadTake
+        ? db.notification.findMany({ where: readWhere, orderBy: NEWEST_FIRST, skip: readSkip, take: w.take - unreadTake, select: SELECT })
+        : [],
     ]);
     return toPage([...unread, ...read], unreadTotal + readTotal, w);
   }

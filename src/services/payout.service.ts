@@ -61,13 +61,21 @@ export async function payPayout(tx: Tx, payoutId: number) {
   const amount = dec(payout.amount).toFixed(2);
   await tx.transaction.create({
     data: {
-      investorId: payout.investorId, unitId: payout.unitId, type: TransactionType.PAYOUT, amount, occurredAt: paidAt,
+      investorId: payout.investorId,
+      unitId: payout.unitId,
+      type: TransactionType.PAYOUT,
+      amount,
+      occurredAt: paidAt,
       description: `Payout ${payout.reference} · ${payout.unit.name}`,
-      payoutId, distributionId: payout.distributionId, withdrawalRequestId: payout.withdrawalRequestId,
+      payoutId,
+      distributionId: payout.distributionId,
+      withdrawalRequestId: payout.withdrawalRequestId,
     },
   });
   await notify(tx, {
-    userId: payout.investor.userId, type: NotificationType.PAYOUT_PAID, title: 'Payout sent',
+    userId: payout.investor.userId,
+    type: NotificationType.PAYOUT_PAID,
+    title: 'Payout sent',
     body: `${amount} from ${payout.unit.name} (${payout.reference}) has been sent to your bank account.`,
     data: { payoutId, unitId: payout.unitId, reference: payout.reference },
   });
@@ -112,7 +120,9 @@ export class PayoutService {
       const payout = await load(tx, id);
       await move(tx, payout, PayoutStatus.FAILED, {});
       await notify(tx, {
-        userId: payout.investor.userId, type: NotificationType.SYSTEM, title: 'Payout failed',
+        userId: payout.investor.userId,
+        type: NotificationType.SYSTEM,
+        title: 'Payout failed',
         body: `${dec(payout.amount).toFixed(2)} from ${payout.unit.name} (${payout.reference}) could not be sent; please check your bank details.`,
         data: { payoutId: id, unitId: payout.unitId, reference: payout.reference },
       });

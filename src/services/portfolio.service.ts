@@ -124,11 +124,21 @@ export class PortfolioService {
       select: { id: true, unitId: true, ownershipPercentage: true, investedAmount: true },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     });
-    const units = await unitValues(db, rows.map((h) => h.unitId));
+    const units = await unitValues(
+      db,
+      rows.map((h) => h.unitId),
+    );
     const holdings = rows.map((h) => {
       const { unit, value } = present(units.get(h.unitId), `unit ${h.unitId}`);
       const investedAmount = dec(h.investedAmount);
-      return { id: h.id, unit, ownershipPercentage: dec(h.ownershipPercentage), investedAmount, unitValue: value, ...valueShare(h.ownershipPercentage, investedAmount, value) };
+      return {
+        id: h.id,
+        unit,
+        ownershipPercentage: dec(h.ownershipPercentage),
+        investedAmount,
+        unitValue: value,
+        ...valueShare(h.ownershipPercentage, investedAmount, value),
+      };
     });
     const totalInvested = sum(holdings.map((h) => h.investedAmount));
     return { investorId, holdingsCount: holdings.length, totalInvested, ...returnOn(totalInvested, sum(holdings.map((h) => h.currentValue))), holdings };
@@ -157,7 +167,13 @@ export class PortfolioService {
         const h = heldOf.get(unit.id);
         const ownershipPercentage = dec(h?.ownershipPercentage ?? 0);
         const investedAmount = dec(h?.investedAmount ?? 0);
-        return { unit, ownershipPercentage, investedAmount, ...valueShare(ownershipPercentage, investedAmount, value), distributionsReceived: receivedOf.get(unit.id) ?? ZERO };
+        return {
+          unit,
+          ownershipPercentage,
+          investedAmount,
+          ...valueShare(ownershipPercentage, investedAmount, value),
+          distributionsReceived: receivedOf.get(unit.id) ?? ZERO,
+        };
       })
       .sort((a, b) => b.investedAmount.comparedTo(a.investedAmount) || a.unit.id - b.unit.id);
 

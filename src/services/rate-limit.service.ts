@@ -57,7 +57,12 @@ export class RateLimitService {
   }
 
   private limiter(spec: LimiterSpec): RateLimiterAbstract {
-    const opts = { keyPrefix: `${this.options.keyPrefix}${spec.name}`, points: Math.max(spec.points, 1), duration: spec.duration, blockDuration: spec.blockDuration ?? 0 };
+    const opts = {
+      keyPrefix: `${this.options.keyPrefix}${spec.name}`,
+      points: Math.max(spec.points, 1),
+      duration: spec.duration,
+      blockDuration: spec.blockDuration ?? 0,
+    };
     if (!this.options.redis) return new RateLimiterMemory(opts);
     return new RateLimiterRedis({ ...opts, storeClient: this.options.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) });
   }

@@ -57,9 +57,12 @@ interface Page {
  * Streams rows in (`key`, id) order, BATCH at a time (keyset pagination), so a long history is never
  * loaded whole. `key` is a date column the query filters to non-null.
  */
-async function* keyset<K extends string, T extends { id: number } & { [k in K]: Date | null }>(key: K, read: (page: Page, take: number) => Promise<T[]>): AsyncGenerator<T> {
+async function* keyset<K extends string, T extends { id: number } & { [k in K]: Date | null }>(
+  key: K,
+  read: (page: Page, take: number) => Promise<T[]>,
+): AsyncGenerator<T> {
   const orderBy = [{ [key]: 'asc' }, { id: 'asc' }];
-  for (let after = {}; ; ) {
+  for (let after = {}; ;) {
     const rows = await read({ after, orderBy }, BATCH);
     yield* rows;
     if (rows.length < BATCH) return;
@@ -93,7 +96,13 @@ export class StatementService {
   }
 
   /** Inclusive dates; default: the calendar year of `to` (default today, UTC) up to `to`. */
-  profitLink(user: AuthUser, from: Date | null | undefined, to: Date | null | undefined, format: StatementFormat | null | undefined, now = new Date()): DownloadLink {
+  profitLink(
+    user: AuthUser,
+    from: Date | null | undefined,
+    to: Date | null | undefined,
+    format: StatementFormat | null | undefined,
+    now = new Date(),
+  ): DownloadLink {
     requireInvestor(user);
     const end = to ?? new Date(`${isoDay(now)}T00:00:00Z`);
     const start = from ?? new Date(Date.UTC(end.getUTCFullYear(), 0, 1));
@@ -154,7 +163,15 @@ export class StatementService {
           { header: 'Fees', width: 70, kind: 'money', total: 'sum' },
           { header: 'Net amount', width: 70, kind: 'money', total: 'sum' },
         ],
-        rows: map(distributions, (d) => [isoDay(present(d.distributedAt, 'distributedAt')), d.unit.name, d.period, label(d.type), dec(d.grossAmount), dec(d.fees), dec(d.netAmount)]),
+        rows: map(distributions, (d) => [
+          isoDay(present(d.distributedAt, 'distributedAt')),
+          d.unit.name,
+          d.period,
+          label(d.type),
+          dec(d.grossAmount),
+          dec(d.fees),
+          dec(d.netAmount),
+        ]),
       },
       {
         title: 'Payouts',
@@ -187,12 +204,22 @@ export class StatementService {
       orderBy: { unitId: 'asc' },
     });
     const units = new Map(
-      (await this.prisma.unit.findMany({ where: { id: { in: income.map((i) => i.unitId) } }, select: { id: true, code: true, name: true } })).map((u) => [u.id, u]),
+      (await this.prisma.unit.findMany({ where: { id: { in: income.map((i) => i.unitId) } }, select: { id: true, code: true, name: true } })).map((u) => [
+        u.id,
+        u,
+      ]),
     );
     const withdrawals = keyset('completedAt', (page, take) =>
       this.prisma.withdrawalRequest.findMany({
         where: { investorId, status: WithdrawalRequestStatus.COMPLETED, completedAt: year, ...page.after },
-        select: { id: true, completedAt: true, ownershipPercentage: true, investedAmount: true, unit: { select: { name: true } }, payout: { select: { amount: true } } },
+        select: {
+          id: true,
+          completedAt: true,
+          ownershipPercentage: true,
+          investedAmount: true,
+          unit: { select: { name: true } },
+          payout: { select: { amount: true } },
+        },
         orderBy: page.orderBy,
         take,
       }),
@@ -208,7 +235,13 @@ export class StatementService {
           { header: 'Fees', width: 88, kind: 'money', total: 'sum' },
           { header: 'Net amount', width: 89, kind: 'money', total: 'sum' },
         ],
-        rows: list(income, (i) => [present(units.get(i.unitId), 'unit').code, present(units.get(i.unitId), 'unit').name, dec(i._sum.grossAmount ?? 0), dec(i._sum.fees ?? 0), dec(i._sum.netAmount ?? 0)]),
+        rows: list(income, (i) => [
+          present(units.get(i.unitId), 'unit').code,
+          present(units.get(i.unitId), 'unit').name,
+          dec(i._sum.grossAmount ?? 0),
+          dec(i._sum.fees ?? 0),
+          dec(i._sum.netAmount ?? 0),
+        ]),
       },
       {
         title: 'Withdrawals',
@@ -220,7 +253,13 @@ export class StatementService {
           { header: 'Invested amount', width: 90, kind: 'money', total: 'sum' },
           { header: 'Amount paid', width: 90, kind: 'money', total: 'sum' },
         ],
-        rows: map(withdrawals, (w) => [isoDay(present(w.completedAt, 'completedAt')), w.unit.name, percent(w.ownershipPercentage), dec(w.investedAmount), dec(w.payout?.amount ?? 0)]),
+        rows: map(withdrawals, (w) => [
+          isoDay(present(w.completedAt, 'completedAt')),
+          w.unit.name,
+          percent(w.ownershipPercentage),
+          dec(w.investedAmount),
+          dec(w.payout?.amount ?? 0),
+        ]),
       },
     ]);
   }
@@ -243,7 +282,15 @@ export class StatementService {
           { header: 'Return', width: 75, kind: 'money', total: 'sum' },
           { header: 'Return %', width: 50, kind: 'number', total: ret },
         ],
-        rows: list(holdings, (h) => [h.unit.code, h.unit.name, percent(h.ownershipPercentage), dec(h.investedAmount), dec(h.currentValue), dec(h.returnAmount), h.returnPercentage.toFixed(2)]),
+        rows: list(holdings, (h) => [
+          h.unit.code,
+          h.unit.name,
+          percent(h.ownershipPercentage),
+          dec(h.investedAmount),
+          dec(h.currentValue),
+          dec(h.returnAmount),
+          h.returnPercentage.toFixed(2),
+        ]),
       },
     ]);
   }

@@ -56,7 +56,11 @@ export interface UnitView {
 type Audience = 'public' | 'investor' | 'staff';
 const ALL = Object.values(UnitStatus);
 const VISIBLE: Record<Audience, { list: UnitStatus[]; byDefault: UnitStatus[]; detail: UnitStatus[] }> = {
-  public: { list: [UnitStatus.AVAILABLE, UnitStatus.FUNDED], byDefault: [UnitStatus.AVAILABLE, UnitStatus.FUNDED], detail: ALL.filter((s) => s !== UnitStatus.DRAFT) },
+  public: {
+    list: [UnitStatus.AVAILABLE, UnitStatus.FUNDED],
+    byDefault: [UnitStatus.AVAILABLE, UnitStatus.FUNDED],
+    detail: ALL.filter((s) => s !== UnitStatus.DRAFT),
+  },
   investor: { list: ALL.filter((s) => s !== UnitStatus.DRAFT), byDefault: [UnitStatus.AVAILABLE], detail: ALL.filter((s) => s !== UnitStatus.DRAFT) },
   staff: { list: ALL, byDefault: [UnitStatus.AVAILABLE], detail: ALL },
 };
@@ -84,7 +88,20 @@ const UNIT_SELECT = {
 } as const;
 
 /** What a unit's audit events show (the rest is derived or bookkeeping). */
-const AUDITED_UNIT_FIELDS = ['code', 'name', 'description', 'location', 'status', 'totalValue', 'availablePercentage', 'minInvestment', 'expectedReturn', 'imageUrl', 'listedAt', 'category'] as const;
+const AUDITED_UNIT_FIELDS = [
+  'code',
+  'name',
+  'description',
+  'location',
+  'status',
+  'totalValue',
+  'availablePercentage',
+  'minInvestment',
+  'expectedReturn',
+  'imageUrl',
+  'listedAt',
+  'category',
+] as const;
 
 type Row = Omit<UnitView, 'currentValue' | 'myHolding'> & { valuations: { value: Decimal }[] };
 type Tx = PrismaNs.TransactionClient;
@@ -126,7 +143,18 @@ export class UnitService {
   }
 
   /** DRAFT (default) or AVAILABLE; a unit created AVAILABLE is announced to the category's members. */
-  async create(data: UnitData & { code: string; name: string; description: string; location: string; categoryId: number; totalValue: DecimalInput; minInvestment: DecimalInput; expectedReturn: DecimalInput }): Promise<UnitView> {
+  async create(
+    data: UnitData & {
+      code: string;
+      name: string;
+      description: string;
+      location: string;
+      categoryId: number;
+      totalValue: DecimalInput;
+      minInvestment: DecimalInput;
+      expectedReturn: DecimalInput;
+    },
+  ): Promise<UnitView> {
     const status = data.status ?? UnitStatus.DRAFT;
     const errors = checkFields(data);
     if (!errors.totalValue && !errors.minInvestment && dec(data.minInvestment).gt(dec(data.totalValue))) errors.minInvestment = [MIN_ABOVE_TOTAL];
@@ -203,7 +231,11 @@ export class UnitService {
       });
       assertUpdated(UNIT, result);
       const row = await tx.unit.findUniqueOrThrow({ where: { id }, select: UNIT_SELECT });
-      await audit.record(tx, { action: 'unit.updated', target: { type: 'unit', id }, changes: changed(pick(current, ...AUDITED_UNIT_FIELDS), pick(row, ...AUDITED_UNIT_FIELDS)) });
+      await audit.record(tx, {
+        action: 'unit.updated',
+        target: { type: 'unit', id },
+        changes: changed(pick(current, ...AUDITED_UNIT_FIELDS), pick(row, ...AUDITED_UNIT_FIELDS)),
+      });
       if (listing) await announce(tx, row);
       return toView(row, null);
     });
@@ -221,7 +253,11 @@ export class UnitService {
     try {
       return await this.prisma.$transaction(async (tx) => {
         const valuation = await tx.unitValuation.create({ data: { unitId, value: dec(value).toFixed(2), valuedAt } });
-        await audit.record(tx, { action: 'unit.valuation_recorded', target: { type: 'unit', id: unitId }, changes: { after: pick(valuation, 'id', 'value', 'valuedAt') } });
+        await audit.record(tx, {
+          action: 'unit.valuation_recorded',
+          target: { type: 'unit', id: unitId },
+          changes: { after: pick(valuation, 'id', 'value', 'valuedAt') },
+        });
         return valuation;
       });
     } catch (err) {
@@ -229,7 +265,13 @@ export class UnitService {
     }
   }
 
-  private async page(audience: Audience, investorId: number | null, filter: UnitFilterInput | null | undefined, page?: number | null, perPage?: number | null): Promise<Page<UnitView>> {
+  private async page(
+    audience: Audience,
+    investorId: number | null,
+    filter: UnitFilterInput | null | undefined,
+    page?: number | null,
+    perPage?: number | null,
+  ): Promise<Page<UnitView>> {
     const w = pageWindow(page, perPage);
     const where = listWhere(audience, filter ?? {});
     const db = this.reads.client;
@@ -289,9 +331,7 @@ function listWhere(audience: Audience, f: UnitFilterInput): PrismaNs.UnitWhereIn
     status: { in: f.status ? visible.list.filter((s) => s === f.status) : visible.byDefault },
     ...(f.categoryId ? { categoryId: f.categoryId } : {}),
     ...(from || to ? { minInvestment: { ...(from ? { gte: from.toFixed(2) } : {}), ...(to ? { lte: to.toFixed(2) } : {}) } } : {}),
-    ...(q
-      ? { OR: (['name', 'code', 'location'] as const).map((field) => ({ [field]: { contains: q, mode: 'insensitive' as const } })) }
-      : {}),
+    ...(q ? { OR: (['name', 'code', 'location'] as const).map((field) => ({ [field]: { contains: q, mode: 'insensitive' as const } })) } : {}),
   };
 }
 
@@ -305,11 +345,14 @@ function checkFields(data: UnitData): FieldErrors {
   for (const key of ['code', 'name', 'description', 'location'] as const) {
     if (data[key] != null && !data[key].trim()) errors[key] = [`The ${key} field is required.`];
   }
-  if (data.totalValue != null && !isMoney(dec(data.totalValue))) errors.totalValue = ['The total value field must be greater than 0, with at most 2 decimal places.'];
-  if (data.minInvestment != null && !isMoney(dec(data.minInvestment))) errors.minInvestment = ['The min investment field must be greater than 0, with at most 2 decimal places.'];
+  if (data.totalValue != null && !isMoney(dec(data.totalValue)))
+    errors.totalValue = ['The total value field must be greater than 0, with at most 2 decimal places.'];
+  if (data.minInvestment != null && !isMoney(dec(data.minInvestment)))
+    errors.minInvestment = ['The min investment field must be greater than 0, with at most 2 decimal places.'];
   if (data.expectedReturn != null) {
     const r = dec(data.expectedReturn);
-    if (r.isNegative() || r.gt(HUNDRED) || r.decimalPlaces() > 6) errors.expectedReturn = ['The expected return field must be between 0 and 100, with at most 6 decimal places.'];
+    if (r.isNegative() || r.gt(HUNDRED) || r.decimalPlaces() > 6)
+      errors.expectedReturn = ['The expected return field must be between 0 and 100, with at most 6 decimal places.'];
   }
   return errors;
 }

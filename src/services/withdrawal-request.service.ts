@@ -55,7 +55,16 @@ type Tx = PrismaNs.TransactionClient;
 async function loadRequest(tx: Tx, id: number, where: { investorId?: number } = {}) {
   const row = await tx.withdrawalRequest.findFirst({
     where: { id, ...where },
-    select: { id: true, status: true, investorId: true, unitId: true, ownershipPercentage: true, investedAmount: true, investor: { select: { userId: true } }, unit: { select: { name: true } } },
+    select: {
+      id: true,
+      status: true,
+      investorId: true,
+      unitId: true,
+      ownershipPercentage: true,
+      investedAmount: true,
+      investor: { select: { userId: true } },
+      unit: { select: { name: true } },
+    },
   });
   if (!row) throw new NotFoundError();
   return row;
@@ -141,7 +150,11 @@ export class WithdrawalRequestService {
         data: { investorId, unitId: data.unitId, ownershipPercentage: percentage.toFixed(6), investedAmount: investedAmount.toFixed(2), reason },
         select: SELECT,
       });
-      await audit.record(tx, { action: 'withdrawal_request.created', target: { type: 'withdrawal_request', id: created.id }, changes: { after: pick(created, 'investorId', 'unitId', 'ownershipPercentage', 'investedAmount', 'reason', 'status') } });
+      await audit.record(tx, {
+        action: 'withdrawal_request.created',
+        target: { type: 'withdrawal_request', id: created.id },
+        changes: { after: pick(created, 'investorId', 'unitId', 'ownershipPercentage', 'investedAmount', 'reason', 'status') },
+      });
       return created;
     });
   }
@@ -173,7 +186,11 @@ export class WithdrawalRequestService {
       }
       const restPct = heldPct.minus(pct);
       if (restPct.isZero()) await tx.holding.delete({ where: { id: holding.id } });
-      else await tx.holding.update({ where: { id: holding.id }, data: { ownershipPercentage: restPct.toFixed(6), investedAmount: heldInvested.minus(invested).toFixed(2) } });
+      else
+        await tx.holding.update({
+          where: { id: holding.id },
+          data: { ownershipPercentage: restPct.toFixed(6), investedAmount: heldInvested.minus(invested).toFixed(2) },
+        });
 
       const unit = await tx.unit.update({
         where: { id: row.unitId },
@@ -183,13 +200,25 @@ export class WithdrawalRequestService {
       });
       const amount = cents(pct.times(dec(unit.valuations[0]?.value ?? unit.totalValue)).dividedBy(HUNDRED)).toFixed(2);
       const payout = await tx.payout.create({
-        data: { investorId: row.investorId, unitId: row.unitId, source: PayoutSource.WITHDRAWAL, withdrawalRequestId: row.id, amount, reference: `PO-W-${row.id}` },
+        data: {
+          investorId: row.investorId,
+          unitId: row.unitId,
+          source: PayoutSource.WITHDRAWAL,
+          withdrawalRequestId: row.id,
+          amount,
+          reference: `PO-W-${row.id}`,
+        },
         select: { id: true },
       });
       await tx.transaction.create({
         data: {
-          investorId: row.investorId, unitId: row.unitId, type: TransactionType.WITHDRAWAL, amount,
-          description: `Withdrawal of ${pct.toFixed(6)} % of ${row.unit.name}`, withdrawalRequestId: row.id, payoutId: payout.id,
+          investorId: row.investorId,
+          unitId: row.unitId,
+          type: TransactionType.WITHDRAWAL,
+          amount,
+          description: `Withdrawal of ${pct.toFixed(6)} % of ${row.unit.name}`,
+          withdrawalRequestId: row.id,
+          payoutId: payout.id,
         },
       });
       await notifyReviewed(tx, row, WithdrawalRequestStatus.APPROVED);

@@ -21,7 +21,10 @@ async function run<T = Record<string, unknown>>(query: string, variables: Record
 }
 
 async function login(email: string): Promise<string> {
-  const res = await run<{ login: { accessToken: string } }>('mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }', { e: email, p: DEMO_PASSWORD });
+  const res = await run<{ login: { accessToken: string } }>('mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }', {
+    e: email,
+    p: DEMO_PASSWORD,
+  });
   if (!res.data) throw new Error(`login ${email}: ${JSON.stringify(res.errors)}`);
   return res.data.login.accessToken;
 }
@@ -73,7 +76,11 @@ describe('GraphQL tier (executeOperation)', () => {
   });
 
   it('reports invalid input per field (BAD_USER_INPUT with fields)', async () => {
-    const res = await run('mutation($input: CreateInvestmentRequestInput!) { createInvestmentRequest(input: $input) { id } }', { input: { unitId: 2147483000, amount: '0.001' } }, investor);
+    const res = await run(
+      'mutation($input: CreateInvestmentRequestInput!) { createInvestmentRequest(input: $input) { id } }',
+      { input: { unitId: 2147483000, amount: '0.001' } },
+      investor,
+    );
     expect(codeOf(res)).toBe('BAD_USER_INPUT');
     expect(Object.keys(res.errors?.[0]?.extensions?.fields as Record<string, string[]>).sort()).toEqual(['amount', 'unitId']);
   });

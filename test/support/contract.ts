@@ -28,7 +28,16 @@ function deref(node: unknown): unknown {
   if (!node || typeof node !== 'object') return node;
   const ref = (node as { $ref?: unknown }).$ref;
   if (typeof ref === 'string' && ref.startsWith('#/')) {
-    if (!resolved.has(ref)) resolved.set(ref, deref(ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc)));
+    if (!resolved.has(ref))
+      resolved.set(
+        ref,
+        deref(
+          ref
+            .slice(2)
+            .split('/')
+            .reduce<unknown>((at, key) => (at as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc),
+        ),
+      );
     return resolved.get(ref);
   }
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(v)]));
@@ -78,7 +87,9 @@ export function checkContract(res: Response): void {
   const declared = op.responses[String(res.status)];
   if (!declared) throw new Error(`${where}, a status docs/openapi.json does not declare for it: ${JSON.stringify(res.body)}`);
   if (!declared.content) return;
-  const type = String(res.headers['content-type'] ?? '').split(';')[0].trim();
+  const type = String(res.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim();
   const media = declared.content[type];
   if (!media) throw new Error(`${where} with ${type || 'no content type'}; docs/openapi.json declares ${Object.keys(declared.content).join(', ')}`);
   if (type !== 'application/json' || !media.schema) return;
@@ -86,7 +97,9 @@ export function checkContract(res: Response): void {
   const body: unknown = Buffer.isBuffer(res.body) ? JSON.parse(res.body.toString('utf8')) : res.body;
   const validate = validatorFor(media.schema);
   if (!validate(body)) {
-    throw new Error(`${where} with a body docs/openapi.json refuses: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${JSON.stringify(body).slice(0, 2000)}`);
+    throw new Error(
+      `${where} with a body docs/openapi.json refuses: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${JSON.stringify(body).slice(0, 2000)}`,
+    );
   }
 }
 

@@ -26,7 +26,11 @@ export interface TestGateway {
   /** Logs in through the REST face; returns the access token. */
   token(email: string, password?: string): Promise<string>;
   /** POST /graphql with an optional bearer token; returns the parsed body. */
-  gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>;
+  gql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>;
   /** A second gateway instance (own services, own connection pool) on this one's database; close it first. */
   twin(): Promise<TestGateway>;
   close(): Promise<void>;
@@ -35,7 +39,10 @@ export interface TestGateway {
 let counter = 0;
 
 /** Opens this test file's own copy of the seeded template database. */
-async function cloneTemplate(config: Config, options: GatewayOptions): Promise<{ db: Database; pglite?: PGlite; reopen: () => Promise<Database>; drop: () => Promise<void> }> {
+async function cloneTemplate(
+  config: Config,
+  options: GatewayOptions,
+): Promise<{ db: Database; pglite?: PGlite; reopen: () => Promise<Database>; drop: () => Promise<void> }> {
   const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
   if (!info) throw new Error('test template missing: run through jest (globalSetup)');
   if (info.kind === 'pglite') {

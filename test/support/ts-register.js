@@ -21,7 +21,10 @@ fs.mkdirSync(cacheDir, { recursive: true });
 
 require.extensions['.ts'] = (module, filename) => {
   const source = fs.readFileSync(filename, 'utf8');
-  const cached = path.join(cacheDir, `${crypto.createHash('sha256').update(JSON.stringify(compilerOptions)).update(filename).update('\0').update(source).digest('hex')}.js`);
+  const cached = path.join(
+    cacheDir,
+    `${crypto.createHash('sha256').update(JSON.stringify(compilerOptions)).update(filename).update('\0').update(source).digest('hex')}.js`,
+  );
   let outputText;
   try {
     outputText = fs.readFileSync(cached, 'utf8');

@@ -75,7 +75,10 @@ describe('the GraphQL face', () => {
   });
 
   it('answers a request refused before Apollo in the GraphQL shape with its status', () => {
-    expect(graphqlErrorAnswer(HttpError.payloadTooLarge())).toEqual({ status: 413, body: { errors: [{ message: 'Payload too large.', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] } });
+    expect(graphqlErrorAnswer(HttpError.payloadTooLarge())).toEqual({
+      status: 413,
+      body: { errors: [{ message: 'Payload too large.', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] },
+    });
   });
 });
 
@@ -98,7 +101,10 @@ describe('the REST face', () => {
   });
 
   it('snake-cases the field names of a validation error', () => {
-    expect(rest(new ValidationError({ 'input.unitId': ['Required.'], perPage: ['Too big.'] })).body.errors).toEqual({ 'input.unit_id': ['Required.'], per_page: ['Too big.'] });
+    expect(rest(new ValidationError({ 'input.unitId': ['Required.'], perPage: ['Too big.'] })).body.errors).toEqual({
+      'input.unit_id': ['Required.'],
+      per_page: ['Too big.'],
+    });
   });
 
   it('tells a rate-limited client when to come back, and a wrong method which methods there are', () => {

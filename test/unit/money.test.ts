@@ -26,7 +26,10 @@ describe('money', () => {
 
   it('never loses or invents a cent, and no part is off its exact share by a cent or more', () => {
     const amount = fc.integer({ min: 0, max: 10_000_000 }).map((c) => new Decimal(c).dividedBy(100));
-    const weights = fc.array(fc.integer({ min: 1, max: 1_000_000 }).map((w) => new Decimal(w).dividedBy(1000)), { minLength: 1, maxLength: 12 });
+    const weights = fc.array(
+      fc.integer({ min: 1, max: 1_000_000 }).map((w) => new Decimal(w).dividedBy(1000)),
+      { minLength: 1, maxLength: 12 },
+    );
     fc.assert(
       fc.property(amount, weights, (total, ws) => {
         const parts = allocate(total, ws);

@@ -6,11 +6,17 @@ const PATH = 'http://api.test/api/v1/distributions';
 function infoFor(page: number, total: number, perPage = 15) {
   const w = pageWindow(page, perPage);
   const onPage = Math.max(Math.min(total - w.skip, perPage), 0);
-  return toPage(Array.from({ length: onPage }, (_, i) => i), total, w).pageInfo;
+  return toPage(
+    Array.from({ length: onPage }, (_, i) => i),
+    total,
+    w,
+  ).pageInfo;
 }
 
 const labels = (page: number, lastPage: number) =>
-  laravelPaginator(infoFor(page, lastPage * 15), PATH, {}).meta.links.map((l) => l.label).slice(1, -1);
+  laravelPaginator(infoFor(page, lastPage * 15), PATH, {})
+    .meta.links.map((l) => l.label)
+    .slice(1, -1);
 
 describe('page arguments', () => {
   it.each(['0', '-1', 'abc', '1.5', '', undefined, '1e2'])('treats page %p as page 1', (raw) => {

@@ -29,9 +29,22 @@ function fieldErrors(run: () => unknown): Record<string, string[]> {
 
 describe('REST input → GraphQL variables', () => {
   it('reads query-string text as Int, Boolean, enum (any case) and Decimal', () => {
-    expect(coercer('Notifications')({ page: '2', perPage: ' 30 ', unread: 'true', unreadFirst: '0' }, 'text')).toEqual({ page: 2, perPage: 30, unread: true, unreadFirst: false });
-    expect(coercer('Distributions')({ filter: { status: 'distributed', unitId: '7' } }, 'text')).toEqual({ page: null, perPage: null, filter: { status: 'DISTRIBUTED', unitId: 7 } });
-    expect(coercer('Units')({ filter: { minInvestmentFrom: '1000.50' } }, 'text')).toEqual({ page: null, perPage: null, filter: { minInvestmentFrom: '1000.50' } });
+    expect(coercer('Notifications')({ page: '2', perPage: ' 30 ', unread: 'true', unreadFirst: '0' }, 'text')).toEqual({
+      page: 2,
+      perPage: 30,
+      unread: true,
+      unreadFirst: false,
+    });
+    expect(coercer('Distributions')({ filter: { status: 'distributed', unitId: '7' } }, 'text')).toEqual({
+      page: null,
+      perPage: null,
+      filter: { status: 'DISTRIBUTED', unitId: 7 },
+    });
+    expect(coercer('Units')({ filter: { minInvestmentFrom: '1000.50' } }, 'text')).toEqual({
+      page: null,
+      perPage: null,
+      filter: { minInvestmentFrom: '1000.50' },
+    });
   });
 
   it('finds camelCase fields under their snake_case keys, and ignores unknown keys', () => {

@@ -1,5 +1,16 @@
 import { ConflictError } from '../../src/domain/errors';
-import { DISTRIBUTION, INVESTMENT_REQUEST, KYC_DOCUMENT, MEMBERSHIP, PAYOUT, UNIT, WITHDRAWAL_REQUEST, assertTransition, assertUpdated, type Machine } from '../../src/services/state-machine';
+import {
+  DISTRIBUTION,
+  INVESTMENT_REQUEST,
+  KYC_DOCUMENT,
+  MEMBERSHIP,
+  PAYOUT,
+  UNIT,
+  WITHDRAWAL_REQUEST,
+  assertTransition,
+  assertUpdated,
+  type Machine,
+} from '../../src/services/state-machine';
 
 const machines: Machine<string>[] = [INVESTMENT_REQUEST, WITHDRAWAL_REQUEST, DISTRIBUTION, KYC_DOCUMENT, PAYOUT, UNIT, MEMBERSHIP];
 

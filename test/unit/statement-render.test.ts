@@ -2,13 +2,29 @@ import { Decimal } from '../../src/services/money';
 import { csvStream, type Cell, type Statement } from '../../src/services/statements/render';
 
 const statement = (rows: Cell[][]): Statement => ({
-  platform: 'P', title: 'T', investorName: 'N', account: 'Investor #1', period: 'p', generatedAt: new Date(), language: 'en', currency: 'USD', disclaimer: null,
-  sections: [{
-    title: 'S',
-    totals: [{ label: 'Total' }],
-    columns: [{ header: 'Text', width: 100 }, { header: 'Return %', width: 100, kind: 'number' }, { header: 'Amount', width: 100, kind: 'money', total: 'sum' }],
-    rows: (async function* () { yield* rows; })(),
-  }],
+  platform: 'P',
+  title: 'T',
+  investorName: 'N',
+  account: 'Investor #1',
+  period: 'p',
+  generatedAt: new Date(),
+  language: 'en',
+  currency: 'USD',
+  disclaimer: null,
+  sections: [
+    {
+      title: 'S',
+      totals: [{ label: 'Total' }],
+      columns: [
+        { header: 'Text', width: 100 },
+        { header: 'Return %', width: 100, kind: 'number' },
+        { header: 'Amount', width: 100, kind: 'money', total: 'sum' },
+      ],
+      rows: (async function* () {
+        yield* rows;
+      })(),
+    },
+  ],
 });
 
 async function csv(rows: Cell[][]): Promise<string> {
@@ -36,7 +52,7 @@ describe('statement CSV', () => {
       "'-minus,0.00,0.01",
       "'@SUM(A1),0.00,0.00",
       "'\tTAB,0.00,0.00",
-      "\"'\rCR\",0.00,0.00",
+      '"\'\rCR",0.00,0.00',
       '"plain, ""quoted""",0.00,0.00',
       'Total,,987.51',
       '',

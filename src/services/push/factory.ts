@@ -25,7 +25,11 @@ function firebaseMessaging(credentials: ServiceAccountJson): MessagingLike {
 }
 
 /** Firebase when credentials are configured, else the log. `messagingFor` is replaced in tests. */
-export function createPushSender(firebaseCredentials: string | undefined, logger: Logger, messagingFor: (c: ServiceAccountJson) => MessagingLike = firebaseMessaging): PushSender {
+export function createPushSender(
+  firebaseCredentials: string | undefined,
+  logger: Logger,
+  messagingFor: (c: ServiceAccountJson) => MessagingLike = firebaseMessaging,
+): PushSender {
   if (!firebaseCredentials) return new LogPushSender(logger);
   return new FirebasePushSender(messagingFor(readFirebaseCredentials(firebaseCredentials)));
 }

@@ -7,7 +7,13 @@ export type MessagingLike = Pick<Messaging, 'send'>;
 /** The token is dead: the app was uninstalled or the token expired or was never valid. */
 const INVALID_TOKEN = new Set(['messaging/registration-token-not-registered', 'messaging/invalid-registration-token']);
 /** The message itself is refused; sending it again cannot help. */
-const PERMANENT = new Set(['messaging/invalid-argument', 'messaging/invalid-payload', 'messaging/payload-size-limit-exceeded', 'messaging/mismatched-credential', 'messaging/invalid-recipient']);
+const PERMANENT = new Set([
+  'messaging/invalid-argument',
+  'messaging/invalid-payload',
+  'messaging/payload-size-limit-exceeded',
+  'messaging/mismatched-credential',
+  'messaging/invalid-recipient',
+]);
 
 /**
  * Firebase error → outcome. Anything not known to be permanent (quota, unavailable, internal, network,

@@ -8,7 +8,10 @@ export class LogPushSender implements PushSender {
   constructor(private readonly logger: Logger) {}
 
   send(message: PushMessage): Promise<PushResult> {
-    this.logger.info({ push: { token: `${message.token.slice(0, 8)}…`, type: message.type, title: message.title, data: message.data } }, 'push notification (log sender)');
+    this.logger.info(
+      { push: { token: `${message.token.slice(0, 8)}…`, type: message.type, title: message.title, data: message.data } },
+      'push notification (log sender)',
+    );
     return Promise.resolve({ status: 'sent' });
   }
 }

@@ -43,7 +43,11 @@ const TOKEN_GONE = 'device token no longer registered to the user';
 
 const stringData = (data: PrismaNs.JsonValue): Record<string, string> =>
   data && typeof data === 'object' && !Array.isArray(data)
-    ? Object.fromEntries(Object.entries(data).filter(([, v]) => v != null).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+    ? Object.fromEntries(
+        Object.entries(data)
+          .filter(([, v]) => v != null)
+          .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      )
     : {};
 
 /**
@@ -109,7 +113,10 @@ export class PushOutbox {
           WHERE id = ${row.id} AND status = 'SENDING'`;
         result.retried++;
       } else {
-        await this.prisma.pushDelivery.updateMany({ where: { id: row.id, status: PushStatus.SENDING }, data: { status: PushStatus.FAILED, lockedUntil: null, lastError: outcome.error } });
+        await this.prisma.pushDelivery.updateMany({
+          where: { id: row.id, status: PushStatus.SENDING },
+          data: { status: PushStatus.FAILED, lockedUntil: null, lastError: outcome.error },
+        });
         result.failed++;
       }
       if (outcome.status === 'failed' && outcome.invalidToken) await this.forgetToken(row.token);
@@ -180,7 +187,10 @@ export class PushOutbox {
   private async forgetToken(token: string): Promise<void> {
     await this.prisma.$transaction([
       this.prisma.deviceToken.deleteMany({ where: { token } }),
-      this.prisma.pushDelivery.updateMany({ where: { token, status: PushStatus.PENDING }, data: { status: PushStatus.FAILED, lastError: 'device token invalid' } }),
+      this.prisma.pushDelivery.updateMany({
+        where: { token, status: PushStatus.PENDING },
+        data: { status: PushStatus.FAILED, lastError: 'device token invalid' },
+      }),
     ]);
   }
 }

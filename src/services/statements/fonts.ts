@@ -20,7 +20,10 @@ const FILES: Record<FontName, string> = {
 let loaded: Record<FontName, Font> | undefined;
 
 export function fonts(): Record<FontName, Font> {
-  loaded ??= Object.fromEntries(Object.entries(FILES).map(([name, file]) => [name, create(readFileSync(require.resolve(file))) as Font])) as Record<FontName, Font>;
+  loaded ??= Object.fromEntries(Object.entries(FILES).map(([name, file]) => [name, create(readFileSync(require.resolve(file))) as Font])) as Record<
+    FontName,
+    Font
+  >;
   return loaded;
 }
 

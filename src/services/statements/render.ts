@@ -70,7 +70,9 @@ class Totals {
 
   /** The totals rows: the label in the first cell, sums under their columns. */
   cells(): Cell[][] {
-    return this.rows.map((row, r) => this.columns.map((c, i) => (i === 0 ? row.label : c.total === 'sum' ? this.sums[r][i] : c.total ? c.total(this.sums[r]) : '')));
+    return this.rows.map((row, r) =>
+      this.columns.map((c, i) => (i === 0 ? row.label : c.total === 'sum' ? this.sums[r][i] : c.total ? c.total(this.sums[r]) : '')),
+    );
   }
 }
 
@@ -195,7 +197,8 @@ export function pdfStream(statement: Statement): Readable {
     const primary: FontName = bold ? 'sans-bold' : 'sans';
     const parts = runs(text, primary);
     doc.font(primary).fontSize(size);
-    if (parts.length === 1 && parts[0].font === primary) return doc.widthOfString(text) <= width ? doc.currentLineHeight(true) : doc.heightOfString(text, { width });
+    if (parts.length === 1 && parts[0].font === primary)
+      return doc.widthOfString(text) <= width ? doc.currentLineHeight(true) : doc.heightOfString(text, { width });
     const standIn = parts.map((p) => (p.font === primary ? p.text : '\u2014'.repeat([...p.text].length))).join('');
     const primaryLine = doc.currentLineHeight(true);
     const cjkLine = doc.font('cjk').currentLineHeight(true);
@@ -205,10 +208,20 @@ export function pdfStream(statement: Statement): Readable {
 
   /** Where each cell goes: a totals row's label spans the empty columns before the first total. */
   const boxes = (columns: Column[], cells: string[], spanLabel: boolean) => {
-    const span = spanLabel ? Math.max(1, columns.findIndex((c) => c.total)) : 1;
+    const span = spanLabel
+      ? Math.max(
+          1,
+          columns.findIndex((c) => c.total),
+        )
+      : 1;
     let x = left;
     return columns.flatMap((c, i) => {
-      const box = { x, width: i === 0 ? columns.slice(0, span).reduce((w, k) => w + k.width, 0) : c.width, text: cells[i], align: kind(c) === 'text' ? 'left' : 'right' } as const;
+      const box = {
+        x,
+        width: i === 0 ? columns.slice(0, span).reduce((w, k) => w + k.width, 0) : c.width,
+        text: cells[i],
+        align: kind(c) === 'text' ? 'left' : 'right',
+      } as const;
       x += c.width;
       return i > 0 && i < span ? [] : [box];
     });
@@ -216,11 +229,17 @@ export function pdfStream(statement: Statement): Readable {
   const rowHeight = (columns: Column[], cells: string[], bold: boolean, spanLabel = false) =>
     Math.max(MIN_ROW, ...boxes(columns, cells, spanLabel).map((b) => heightOf(b.text, b.width - 2 * PAD, CELL_SIZE, bold) + 2 * PAD));
   const drawCells = (columns: Column[], cells: string[], y: number, bold: boolean, spanLabel = false) => {
-    for (const b of boxes(columns, cells, spanLabel)) if (b.text !== '') write(b.text, b.x + PAD, y + PAD, CELL_SIZE, bold, { width: b.width - 2 * PAD, align: b.align });
+    for (const b of boxes(columns, cells, spanLabel))
+      if (b.text !== '') write(b.text, b.x + PAD, y + PAD, CELL_SIZE, bold, { width: b.width - 2 * PAD, align: b.align });
   };
   const rule = (columns: Column[], y: number) => {
     const width = columns.reduce((w, c) => w + c.width, 0);
-    doc.moveTo(left, y).lineTo(left + width, y).lineWidth(0.5).strokeColor('#999999').stroke();
+    doc
+      .moveTo(left, y)
+      .lineTo(left + width, y)
+      .lineWidth(0.5)
+      .strokeColor('#999999')
+      .stroke();
   };
 
   const footers = () => {
@@ -232,7 +251,12 @@ export function pdfStream(statement: Statement): Readable {
       doc.page.margins.bottom = 0;
       const width = doc.page.width - 2 * MARGIN;
       let y = doc.page.height - MARGIN - FOOTER + 10;
-      doc.moveTo(left, y - 4).lineTo(left + width, y - 4).lineWidth(0.5).strokeColor('#999999').stroke();
+      doc
+        .moveTo(left, y - 4)
+        .lineTo(left + width, y - 4)
+        .lineWidth(0.5)
+        .strokeColor('#999999')
+        .stroke();
       if (disclaimer) write(disclaimer, left, y, FOOTER_SIZE, false, { width, height: 3 * doc.fontSize(FOOTER_SIZE).currentLineHeight(true), ellipsis: true });
       y = doc.page.height - MARGIN - 10;
       write(`Account: ${statement.account}, ${statement.investorName}`, left, y, FOOTER_SIZE + 0.5, false, { width: width - 80, lineBreak: false });
@@ -278,10 +302,17 @@ export function pdfStream(statement: Statement): Readable {
       for await (const cells of section.rows) {
         if (doc.destroyed) return; // the client went away: stop reading
         totals.add(cells);
-        row(cells.map((v, i) => fmt.cell(section.columns[i], v)), false);
+        row(
+          cells.map((v, i) => fmt.cell(section.columns[i], v)),
+          false,
+        );
       }
       rule(section.columns, y);
-      for (const cells of totals.cells()) row(cells.map((v, i) => fmt.cell(section.columns[i], v)), true);
+      for (const cells of totals.cells())
+        row(
+          cells.map((v, i) => fmt.cell(section.columns[i], v)),
+          true,
+        );
       y += 16;
     }
     footers();
