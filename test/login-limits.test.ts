@@ -7,14 +7,10 @@ function loginAs(t: TestGateway) {
       return t.http.post('/api/v1/auth/login').set('x-forwarded-for', ip).send({ email, password });
     },
     async graphql(email: string, password: string, ip = '203.0.113.1') {
-      const res = await t.http
-        .post('/graphql')
-        .set('content-type', 'application/json')
-        .set('x-forwarded-for', ip)
-        .send({
-          query: 'mutation ($email: String!, $password: String!) { login(email: $email, password: $password) { accessToken } }',
-          variables: { email, password },
-        });
+      const res = await t.http.post('/graphql').set('content-type', 'application/json').set('x-forwarded-for', ip).send({
+        query: 'mutation ($email: String!, $password: String!) { login(email: $email, password: $password) { accessToken } }',
+        variables: { email, password },
+      });
       return res.body as { data?: unknown; errors?: Array<{ extensions: { code: string; retryAfter?: number } }> };
     },
   };
