@@ -21,8 +21,9 @@ export function loadPersistedDocuments(file = PERSISTED_DOCUMENTS_PATH): Map<str
 }
 
 /**
- * Apollo's APQ store with the manifest in front. `allow`: anything else a client registers is kept
- * as Apollo would (a bounded LRU). `only`: read-only, so no request can make a document trusted.
+ * Apollo's APQ store with the manifest in front. `allow`: anything else a client registers goes to
+ * the shared APQ store (Redis, or the in-process LRU without it). `only`: read-only, so no request
+ * can make a document trusted.
  */
 function manifestCache(documents: Map<string, string>, registered: KeyValueCache<string> | undefined): KeyValueCache<string> {
   // Apollo hands over bare ids (this store is marked as needing no prefix, so the manifest is looked
