@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { GRAPHIQL_DEFAULT_HEADERS } from '../src/graphiql';
+import { ensureChromium } from './support/chromium';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 /** GraphiQL at /graphiql, served from the gateway's own files: in Debian's chromium, with every other host blocked. */
@@ -14,12 +15,14 @@ let t: TestGateway;
 let origin: string;
 let browser: Browser;
 
+// Installing chromium on a fresh machine (apt-get) takes a few minutes.
 beforeAll(async () => {
+  const executablePath = ensureChromium();
   t = await startTestGateway();
   await new Promise<void>((resolve) => t.gateway.server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(t.gateway.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking'] });
-});
+  browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-background-networking'] });
+}, 600_000);
 afterAll(async () => {
   await browser?.close();
   await t.close();
