@@ -1,6 +1,7 @@
 import type { AuditEvent } from '../src/generated/prisma/client';
 import type { MailMessage } from '../src/services/mailer';
 import { runVerify } from '../scripts/audit-verify';
+import { audit } from '../src/services/audit.service';
 import { MATRIX } from './support/field-roles';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
 
@@ -152,6 +153,21 @@ async function sealAll(): Promise<void> {
 }
 
 const actorOf = (e: AuditEvent) => ({ id: e.actorId, role: e.actorRole });
+
+describe('event time', () => {
+  it('comes from the database’s clock, not the gateway’s', async () => {
+    // The transaction starts, then 50 ms pass on the server before the event is written: an event
+    // stamped by the database carries the transaction's time (now()), one stamped by the gateway a
+    // later one.
+    const [{ now, occurred }] = await t.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_sleep(0.05)`;
+      await audit.record(tx, { action: 'test.clock', actor: null });
+      return tx.$queryRaw<{ now: Date; occurred: Date }[]>`
+        SELECT now()::timestamptz(3) AS now, (SELECT occurred_at FROM audit_events WHERE action = 'test.clock' ORDER BY id DESC LIMIT 1) AS occurred`;
+    });
+    expect(occurred.toISOString()).toBe(now.toISOString());
+  });
+});
 
 describe('security events', () => {
   it('records a failed login with the email as typed (never the password) and a successful one, with request id, IP and user agent', async () => {

@@ -26,7 +26,9 @@ export interface CreateInvestmentRequestData {
   amount: DecimalInput;
 }
 
-const SELECT = {
+const UNIT_REF = { id: true, code: true, name: true } as const;
+/** The request's own columns: what `create` reads back from its INSERT … RETURNING. */
+const COLUMNS = {
   id: true,
   unitId: true,
   investorId: true,
@@ -37,8 +39,8 @@ const SELECT = {
   reviewedAt: true,
   createdAt: true,
   updatedAt: true,
-  unit: { select: { id: true, code: true, name: true } },
 } as const;
+const SELECT = { ...COLUMNS, unit: { select: UNIT_REF } } as const;
 
 /** What a transition needs to know about the request. */
 const STATE = {
@@ -99,7 +101,8 @@ export class InvestmentRequestService {
     const amount = dec(data.amount);
     const [config, unit] = await Promise.all([
       this.prisma.appConfig.findUnique({ where: { id: 1 }, select: { minInvestment: true, maxInvestment: true } }),
-      this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { totalValue: true, minInvestment: true } }),
+      // Also the answer's unit reference, so the INSERT needs no second SELECT under the lock.
+      this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { ...UNIT_REF, totalValue: true, minInvestment: true } }),
     ]);
     const fields: FieldErrors = {};
     if (!unit) fields.unitId = ['The selected unit id is invalid.'];
@@ -129,14 +132,14 @@ export class InvestmentRequestService {
       }
       const created = await tx.investmentRequest.create({
         data: { investorId, unitId: data.unitId, amount: amount.toFixed(2), ownershipPercentage: percentage.toFixed(6) },
-        select: SELECT,
+        select: COLUMNS,
       });
       await audit.record(tx, {
         action: 'investment_request.created',
         target: { type: 'investment_request', id: created.id },
         changes: { after: pick(created, 'investorId', 'unitId', 'amount', 'ownershipPercentage', 'status') },
       });
-      return created;
+      return { ...created, unit: { id: unit.id, code: unit.code, name: unit.name } };
     });
   }
 

@@ -27,7 +27,9 @@ export interface CreateWithdrawalRequestData {
   reason: string;
 }
 
-const SELECT = {
+const UNIT_REF = { id: true, code: true, name: true } as const;
+/** The request's own columns: what `create` reads back from its INSERT … RETURNING. */
+const COLUMNS = {
   id: true,
   unitId: true,
   investorId: true,
@@ -40,8 +42,8 @@ const SELECT = {
   completedAt: true,
   createdAt: true,
   updatedAt: true,
-  unit: { select: { id: true, code: true, name: true } },
 } as const;
+const SELECT = { ...COLUMNS, unit: { select: UNIT_REF } } as const;
 
 interface LockedHolding {
   id: number;
@@ -126,8 +128,10 @@ export class WithdrawalRequestService {
       fields.ownershipPercentage = ['The ownership percentage field must be greater than 0 and at most 100, with at most 6 decimal places.'];
     }
     if (!reason) fields.reason = ['The reason field is required.'];
-    if (!(await this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { id: true } }))) fields.unitId = ['The selected unit id is invalid.'];
-    if (Object.keys(fields).length) throw new ValidationError(fields);
+    // Read before the transaction: the answer's unit reference, so the INSERT needs no second SELECT under the lock.
+    const unit = await this.prisma.unit.findUnique({ where: { id: data.unitId }, select: UNIT_REF });
+    if (!unit) fields.unitId = ['The selected unit id is invalid.'];
+    if (!unit || Object.keys(fields).length) throw new ValidationError(fields);
 
     return this.prisma.$transaction(async (tx) => {
       await assertKycApproved(tx, investorId);
@@ -148,14 +152,14 @@ export class WithdrawalRequestService {
       const investedAmount = cents(dec(present(holding, 'holding').invested_amount).times(percentage).dividedBy(held));
       const created = await tx.withdrawalRequest.create({
         data: { investorId, unitId: data.unitId, ownershipPercentage: percentage.toFixed(6), investedAmount: investedAmount.toFixed(2), reason },
-        select: SELECT,
+        select: COLUMNS,
       });
       await audit.record(tx, {
         action: 'withdrawal_request.created',
         target: { type: 'withdrawal_request', id: created.id },
         changes: { after: pick(created, 'investorId', 'unitId', 'ownershipPercentage', 'investedAmount', 'reason', 'status') },
       });
-      return created;
+      return { ...created, unit };
     });
   }
 
