@@ -2,7 +2,8 @@ import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
-import type { Prisma as PrismaNs } from '../generated/prisma/client';
+import { Prisma as PrismaNs } from '../generated/prisma/client';
+import { returning } from '../db/returning';
 import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus } from '../generated/prisma/enums';
 import { pageWindow, toPage } from '../pagination';
 import { ownerScope, requireInvestor } from './access';
@@ -41,6 +42,7 @@ const COLUMNS = {
   updatedAt: true,
 } as const;
 const SELECT = { ...COLUMNS, unit: { select: UNIT_REF } } as const;
+type Created = PrismaNs.InvestmentRequestGetPayload<{ select: typeof COLUMNS }>;
 
 /** What a transition needs to know about the request. */
 const STATE = {
@@ -120,20 +122,21 @@ export class InvestmentRequestService {
     return this.prisma.$transaction(async (tx) => {
       await assertKycApproved(tx, investorId);
       const locked = await lockUnit(tx, data.unitId);
-      const pending = await tx.investmentRequest.aggregate({
-        where: { unitId: data.unitId, status: InvestmentRequestStatus.PENDING },
-        _sum: { ownershipPercentage: true },
-      });
-      const free = dec(locked.available_percentage).minus(dec(pending._sum.ownershipPercentage ?? 0));
-      if (percentage.gt(free)) {
+      // Check and insert in one statement, with the unit locked: the request must fit in what is
+      // left once every pending request is counted (this statement's snapshot, taken after the
+      // lock, sees every request committed before it). One round trip fewer while the lock is held.
+      const [created] = await tx.$queryRaw<Created[]>`
+        INSERT INTO investment_requests (investor_id, unit_id, amount, ownership_percentage, created_at, updated_at)
+        SELECT ${investorId}, ${data.unitId}, ${amount.toFixed(2)}::numeric, ${percentage.toFixed(6)}::numeric, statement_timestamp(), statement_timestamp()
+        WHERE ${percentage.toFixed(6)}::numeric <= ${dec(locked.available_percentage).toFixed(6)}::numeric - ${pendingShare(data.unitId)}
+        RETURNING ${returning(COLUMNS)}`;
+      if (!created) {
+        const [{ pending }] = await tx.$queryRaw<{ pending: DecimalInput }[]>`SELECT ${pendingShare(data.unitId)} AS pending`;
+        const free = dec(locked.available_percentage).minus(dec(pending));
         throw new ConflictError(
           `Insufficient availability: ${Decimal.max(free, 0).toFixed(6)}% of this unit is still available (pending requests included); this request needs ${percentage.toFixed(6)}%.`,
         );
       }
-      const created = await tx.investmentRequest.create({
-        data: { investorId, unitId: data.unitId, amount: amount.toFixed(2), ownershipPercentage: percentage.toFixed(6) },
-        select: COLUMNS,
-      });
       await audit.record(tx, {
         action: 'investment_request.created',
         target: { type: 'investment_request', id: created.id },
@@ -246,6 +249,10 @@ export class InvestmentRequestService {
  * blocking the key-share locks that inserts referencing the unit take (which deadlocked against
  * withdrawal creation holding its holding row).
  */
+/** The share of a unit that pending investment requests already claim. */
+const pendingShare = (unitId: number) =>
+  PrismaNs.sql`(SELECT COALESCE(sum(ownership_percentage), 0) FROM investment_requests WHERE unit_id = ${unitId} AND status = 'PENDING')`;
+
 async function lockUnit(tx: Tx, unitId: number): Promise<LockedUnit> {
   const [unit] = await tx.$queryRaw<LockedUnit[]>`SELECT status, available_percentage FROM units WHERE id = ${unitId} FOR NO KEY UPDATE`;
   if (!unit) throw new NotFoundError();
