@@ -2,8 +2,8 @@
  * The benchmark's raw floor: the gateway's busiest read and its two money writes with nothing but
  * node:http and `pg` (no Express, no Prisma, no GraphQL). The list answers the same JSON as the REST
  * route for the default page; the writes take the same row locks in the same order as the services
- * (KYC check, then the unit row FOR NO KEY UPDATE / the holding row FOR UPDATE, the pending sum, the
- * insert, the audit event, in one transaction). It is what the gateway would cost with all of its
+ * (KYC check, then the unit row FOR NO KEY UPDATE / the holding row FOR UPDATE, the insert that
+ * checks the pending sum in the same statement, the audit event, in one transaction). It is what the gateway would cost with all of its
  * layers taken away, so the gap between the two is the price of those layers.
  *
  * Run by bench/run.ts as a forked child (DATABASE_URL and JWT_SECRET in the environment); it listens
@@ -162,25 +162,23 @@ const Q = {
   unitExists: statement('unit_exists', 'SELECT 1 FROM units WHERE id = $1'),
   kyc: statement('kyc', 'SELECT DISTINCT status::text FROM kyc_documents WHERE investor_id = $1'),
   lockUnit: statement('lock_unit', 'SELECT status::text, available_percentage::text FROM units WHERE id = $1 FOR NO KEY UPDATE'),
-  pendingOnUnit: statement(
-    'pending_unit',
-    "SELECT COALESCE(sum(ownership_percentage), 0)::text AS s FROM investment_requests WHERE unit_id = $1 AND status = 'PENDING'",
-  ),
   insertInvestment: statement(
     'insert_investment',
-    'INSERT INTO investment_requests (investor_id, unit_id, amount, ownership_percentage, updated_at) VALUES ($1, $2, $3, $4, now()) RETURNING id, investor_id, unit_id, amount::text, ownership_percentage::text, status::text, created_at',
+    `INSERT INTO investment_requests (investor_id, unit_id, amount, ownership_percentage, created_at, updated_at)
+     SELECT $1, $2, $3, $4, statement_timestamp(), statement_timestamp()
+     WHERE $4::numeric <= $5::numeric - (SELECT COALESCE(sum(ownership_percentage), 0) FROM investment_requests WHERE unit_id = $2 AND status = 'PENDING')
+     RETURNING id, investor_id, unit_id, amount::text, ownership_percentage::text, status::text, created_at`,
   ),
   lockHolding: statement(
     'lock_holding',
     'SELECT ownership_percentage::text, invested_amount::text FROM holdings WHERE investor_id = $1 AND unit_id = $2 FOR UPDATE',
   ),
-  pendingOnHolding: statement(
-    'pending_holding',
-    "SELECT COALESCE(sum(ownership_percentage), 0)::text AS s FROM withdrawal_requests WHERE investor_id = $1 AND unit_id = $2 AND status = 'PENDING'",
-  ),
   insertWithdrawal: statement(
     'insert_withdrawal',
-    'INSERT INTO withdrawal_requests (investor_id, unit_id, ownership_percentage, invested_amount, reason, updated_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING id, investor_id, unit_id, ownership_percentage::text, invested_amount::text, reason, status::text, created_at',
+    `INSERT INTO withdrawal_requests (investor_id, unit_id, ownership_percentage, invested_amount, reason, created_at, updated_at)
+     SELECT $1, $2, $3, $4, $5, statement_timestamp(), statement_timestamp()
+     WHERE $3::numeric <= $6::numeric - (SELECT COALESCE(sum(ownership_percentage), 0) FROM withdrawal_requests WHERE investor_id = $1 AND unit_id = $2 AND status = 'PENDING')
+     RETURNING id, investor_id, unit_id, ownership_percentage::text, invested_amount::text, reason, status::text, created_at`,
   ),
   audit: statement('audit', "INSERT INTO audit_events (actor_id, actor_role, action, target_type, target_id, changes) VALUES ($1, 'INVESTOR', $2, $3, $4, $5)"),
 };
@@ -243,9 +241,11 @@ async function createInvestment(pool: Pool, who: { userId: number; investorId: n
   const row = await transaction(pool, async (db) => {
     await assertKyc(db, who.investorId);
     const locked = (await run<{ status: string; available_percentage: string }>(db, Q.lockUnit([unitId]))).rows[0];
-    const pending = (await run<{ s: string }>(db, Q.pendingOnUnit([unitId]))).rows[0].s;
-    if (locked.status !== 'AVAILABLE' || pct.gt(new Decimal(locked.available_percentage).minus(pending))) throw new Conflict('Insufficient availability.');
-    const created = (await run<Record<string, unknown>>(db, Q.insertInvestment([who.investorId, unitId, amount.toFixed(2), pct.toFixed(6)]))).rows[0];
+    if (locked.status !== 'AVAILABLE') throw new Conflict('Not open for investment.');
+    const created = (
+      await run<Record<string, unknown>>(db, Q.insertInvestment([who.investorId, unitId, amount.toFixed(2), pct.toFixed(6), locked.available_percentage]))
+    ).rows[0];
+    if (!created) throw new Conflict('Insufficient availability.');
     await run(db, Q.audit([who.userId, 'investment_request.created', 'investment_request', String(created.id), JSON.stringify({ after: created })]));
     return created;
   });
@@ -267,10 +267,15 @@ async function createWithdrawal(pool: Pool, who: { userId: number; investorId: n
   const row = await transaction(pool, async (db) => {
     await assertKyc(db, who.investorId);
     const holding = (await run<{ ownership_percentage: string; invested_amount: string }>(db, Q.lockHolding([who.investorId, unitId]))).rows[0];
-    const pending = (await run<{ s: string }>(db, Q.pendingOnHolding([who.investorId, unitId]))).rows[0].s;
-    if (!holding || pct.gt(new Decimal(holding.ownership_percentage).minus(pending))) throw new Conflict('Insufficient holding.');
+    if (!holding) throw new Conflict('Insufficient holding.');
     const invested = new Decimal(holding.invested_amount).times(pct).dividedBy(holding.ownership_percentage).toDecimalPlaces(2);
-    const created = (await run<Record<string, unknown>>(db, Q.insertWithdrawal([who.investorId, unitId, pct.toFixed(6), invested.toFixed(2), reason]))).rows[0];
+    const created = (
+      await run<Record<string, unknown>>(
+        db,
+        Q.insertWithdrawal([who.investorId, unitId, pct.toFixed(6), invested.toFixed(2), reason, holding.ownership_percentage]),
+      )
+    ).rows[0];
+    if (!created) throw new Conflict('Insufficient holding.');
     await run(db, Q.audit([who.userId, 'withdrawal_request.created', 'withdrawal_request', String(created.id), JSON.stringify({ after: created })]));
     return created;
   });
