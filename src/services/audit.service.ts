@@ -8,7 +8,7 @@ import type { Prisma } from '../db/database';
 import { ForbiddenError, ValidationError } from '../domain/errors';
 import type { AuditEvent, Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
-import { pageWindow, toPage } from '../pagination';
+import { pageQuery, pageWindow, paginate } from '../pagination';
 import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
 
 /**
@@ -285,11 +285,7 @@ export class AuditService {
   async list(filter: AuditEventFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
     const w = pageWindow(page, perPage);
     const where = whereOf(filter);
-    const [rows, total] = await Promise.all([
-      this.prisma.auditEvent.findMany({ where, orderBy: NEWEST_FIRST, skip: w.skip, take: w.take }),
-      this.prisma.auditEvent.count({ where }),
-    ]);
-    return toPage(rows.map(toView), total, w);
+    return paginate(w, pageQuery(this.prisma.auditEvent, { where, orderBy: NEWEST_FIRST }), (rows) => rows.map(toView));
   }
 
   /** A signed link to the CSV of the filtered events (checked now, streamed on GET). */

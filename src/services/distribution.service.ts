@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from 
 import { present } from '../invariant';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, NotificationType, PayoutSource, TransactionType, type DistributionType } from '../generated/prisma/enums';
-import { pageWindow, toPage, type Page } from '../pagination';
+import { pageQuery, pageWindow, paginate, type Page } from '../pagination';
 import { ownerScope } from './access';
 import { allocate, cents, dec, sum, type Decimal, type DecimalInput } from './money';
 import { notify } from './notification.service';
@@ -180,8 +180,7 @@ export class DistributionService {
       ...listWhere(user, f, ['status', 'type', 'unitId', 'period']),
       distributedAt: dayRange(f.from, f.to),
     };
-    const [rows, total] = await Promise.all([this.page(db, where, w.skip, w.take), this.count(db, where)]);
-    return toPage(rows, total, w);
+    return paginate(w, { rows: (window) => this.page(db, where, window), count: () => this.count(db, where) });
   }
   /**
    * One page, newest first, as a deferred join: the page's ids come from the index that matches
@@ -189,7 +188,7 @@ export class DistributionService {
    * read and joined to their unit. With Prisma's findMany the unit join ran for every skipped row
    * (page 500 = 7,500 lookups). One statement, like the findMany it replaces.
    */
-  private async page(db: Prisma, where: ListWhere, skip: number, take: number): Promise<DistributionView[]> {
+  private async page(db: Prisma, where: ListWhere, { skip, take }: { skip: number; take: number }): Promise<DistributionView[]> {
     const conditions = [
       where.investorId !== undefined && PrismaNs.sql`investor_id = ${where.investorId}`,
       where.status && PrismaNs.sql`status = CAST(${where.status} AS "DistributionStatus")`,
@@ -250,11 +249,9 @@ export class DistributionService {
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
     const where = { ...(f.unitId ? { unitId: f.unitId } : {}), ...(f.period ? { period: f.period } : {}), ...(f.status ? { status: f.status } : {}) };
-    const [rows, total] = await Promise.all([
-      db.distributionDeclaration.findMany({ where, select: DECLARATION_SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.distributionDeclaration.count({ where }),
-    ]);
-    return toPage(rows.map(toDeclarationView), total, w);
+    return paginate(w, pageQuery(db.distributionDeclaration, { where, select: DECLARATION_SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }), (rows) =>
+      rows.map(toDeclarationView),
+    );
   }
 
   getDeclaration(id: number) {

@@ -4,7 +4,7 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus } from '../generated/prisma/enums';
-import { pageWindow, toPage } from '../pagination';
+import { pageQuery, pageWindow, paginate } from '../pagination';
 import { ownerScope, requireInvestor } from './access';
 import { Decimal, HUNDRED, dec, type DecimalInput } from './money';
 import { assertKycApproved } from './kyc.service';
@@ -74,11 +74,7 @@ export class InvestmentRequestService {
     const where = {
       ...listWhere(user, f, ['status', 'unitId']),
     };
-    const [rows, total] = await Promise.all([
-      db.investmentRequest.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.investmentRequest.count({ where }),
-    ]);
-    return toPage(rows, total, w);
+    return paginate(w, pageQuery(db.investmentRequest, { where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
   }
 
   async get(user: AuthUser, id: number) {

@@ -3,7 +3,7 @@ import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../domain/errors';
 import { KycDocumentStatus } from '../generated/prisma/enums';
-import { pageWindow, toPage, type Page } from '../pagination';
+import { pageQuery, pageWindow, paginate, type Page } from '../pagination';
 import { ownerScope } from './access';
 import { ZERO, dec, type Decimal } from './money';
 
@@ -84,11 +84,7 @@ export class InvestorService {
       },
     };
     const db = this.reads.client;
-    const [rows, total] = await Promise.all([
-      db.investor.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.investor.count({ where }),
-    ]);
-    return toPage(await this.summarise(db, rows), total, w);
+    return paginate(w, pageQuery(db.investor, { where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }), (rows) => this.summarise(db, rows));
   }
 
   async get(user: AuthUser, id: number): Promise<InvestorView> {

@@ -4,7 +4,7 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { PushStatus, type DevicePlatform, type NotificationType } from '../generated/prisma/enums';
-import { pageWindow, toPage, type Page } from '../pagination';
+import { pageQuery, pageWindow, paginate, toPage, type Page } from '../pagination';
 
 type Tx = Pick<PrismaNs.TransactionClient, 'notification' | 'deviceToken' | 'userSettings' | 'pushDelivery'>;
 
@@ -121,11 +121,7 @@ export class NotificationService {
     const own = { userId: user.id };
     if (!options.unreadFirst || options.unread != null) {
       const where = { ...own, ...(options.unread == null ? {} : { readAt: options.unread ? null : { not: null } }) };
-      const [items, total] = await Promise.all([
-        db.notification.findMany({ where, orderBy: NEWEST_FIRST, skip: w.skip, take: w.take, select: SELECT }),
-        db.notification.count({ where }),
-      ]);
-      return toPage(items, total, w);
+      return paginate(w, pageQuery(db.notification, { where, orderBy: NEWEST_FIRST, select: SELECT }));
     }
     // Two segments (unread, then read) laid end to end; the page window may straddle them.
     const unreadWhere = { ...own, readAt: null };

@@ -4,7 +4,7 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutStatus, TransactionType, type PayoutSource } from '../generated/prisma/enums';
-import { pageWindow, toPage } from '../pagination';
+import { pageQuery, pageWindow, paginate } from '../pagination';
 import { ownerScope } from './access';
 import { dec } from './money';
 import { notify } from './notification.service';
@@ -96,11 +96,7 @@ export class PayoutService {
     const where = {
       ...listWhere(user, f, ['status', 'source', 'unitId']),
     };
-    const [rows, total] = await Promise.all([
-      db.payout.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.payout.count({ where }),
-    ]);
-    return toPage(rows, total, w);
+    return paginate(w, pageQuery(db.payout, { where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
   }
 
   async get(user: AuthUser, id: number) {

@@ -5,7 +5,7 @@ import { NotFoundError } from '../domain/errors';
 import { present } from '../invariant';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, type TransactionType } from '../generated/prisma/enums';
-import { pageWindow, toPage } from '../pagination';
+import { pageQuery, pageWindow, paginate } from '../pagination';
 import { ownerScope, requireInvestor } from './access';
 import { investorScope } from './investor.service';
 import { Decimal, HUNDRED, ZERO, cents, dec, sum, type DecimalInput } from './money';
@@ -196,11 +196,7 @@ export class PortfolioService {
       ...listWhere(user, f, ['type', 'unitId']),
       occurredAt: dayRange(f.from, f.to),
     };
-    const [rows, total] = await Promise.all([
-      db.transaction.findMany({ where, select: TRANSACTION_SELECT, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.transaction.count({ where }),
-    ]);
-    return toPage(rows, total, w);
+    return paginate(w, pageQuery(db.transaction, { where, select: TRANSACTION_SELECT, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }] }));
   }
 
   async transaction(user: AuthUser, id: number) {

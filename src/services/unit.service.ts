@@ -4,7 +4,7 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { MembershipStatus, NotificationType, Role, UnitStatus } from '../generated/prisma/enums';
-import { pageWindow, toPage, type Page } from '../pagination';
+import { pageQuery, pageWindow, paginate, type Page } from '../pagination';
 import { isStaff, isUniqueViolation } from './access';
 import { HUNDRED, dec, type Decimal, type DecimalInput } from './money';
 import { notify } from './notification.service';
@@ -275,11 +275,7 @@ export class UnitService {
     const w = pageWindow(page, perPage);
     const where = listWhere(audience, filter ?? {});
     const db = this.reads.client;
-    const [rows, total] = await Promise.all([
-      db.unit.findMany({ where, select: UNIT_SELECT, orderBy: [...ORDER], skip: w.skip, take: w.take }),
-      db.unit.count({ where }),
-    ]);
-    return toPage(await this.withHoldings(db, rows, investorId), total, w);
+    return paginate(w, pageQuery(db.unit, { where, select: UNIT_SELECT, orderBy: [...ORDER] }), (rows) => this.withHoldings(db, rows, investorId));
   }
 
   private async one(audience: Audience, investorId: number | null, id: number): Promise<UnitView> {

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../domain/errors'
 import { present } from '../invariant';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
-import { pageWindow, toPage } from '../pagination';
+import { pageQuery, pageWindow, paginate } from '../pagination';
 import { requireInvestor } from './access';
 import { HUNDRED, cents, dec, type DecimalInput } from './money';
 import { assertKycApproved } from './kyc.service';
@@ -104,11 +104,7 @@ export class WithdrawalRequestService {
     const where = {
       ...listWhere(user, f, ['status', 'unitId']),
     };
-    const [rows, total] = await Promise.all([
-      db.withdrawalRequest.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.withdrawalRequest.count({ where }),
-    ]);
-    return toPage(rows, total, w);
+    return paginate(w, pageQuery(db.withdrawalRequest, { where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
   }
 
   /**
