@@ -5,9 +5,10 @@ import { KycDocumentStatus, KycDocumentType } from './enums';
 import './investor.type'; // registers the KycStatus enum used below
 import type { FileUpload } from '../services/storage/upload';
 import { UploadScalar } from './upload.type';
+import type { KycDocumentView } from '../services/kyc.service';
 
 @ObjectType({ description: 'An identity or address document an investor uploaded for verification (the file itself is not exposed).' })
-export class KycDocument {
+export class KycDocument implements KycDocumentView {
   @Field(() => Int, { description: 'Id of the document: what kycDocumentDownload(id:) and the review mutations take.' }) id: number;
   @Field(() => Int, { description: 'The investor who uploaded it.' }) investorId: number;
   @Field(() => KycDocumentType, { description: 'What the document is.' }) documentType: KycDocumentType;

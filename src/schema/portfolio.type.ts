@@ -5,6 +5,8 @@ import { TransactionType } from './enums';
 import { Paginated } from './pagination.type';
 import { DateScalar, DecimalScalar } from './scalars';
 import { UnitRef } from './withdrawal-request.type';
+import type { QuarterView } from '../services/dashboard.service';
+import type { TransactionView } from '../services/portfolio.service';
 
 @ObjectType({ description: "One holding, valued at the unit's latest valuation (its total value when it has none)." })
 export class PortfolioHolding {
@@ -30,7 +32,7 @@ export class Portfolio {
 }
 
 @ObjectType({ description: 'Net distributions paid out (DISTRIBUTED) in one calendar quarter (UTC) of distributedAt.' })
-export class QuarterlyDistributions {
+export class QuarterlyDistributions implements QuarterView {
   @Field(() => String, { description: 'e.g. "2026-Q3".' }) quarter: string;
   @Field(() => DecimalScalar, { description: 'Net amount paid in the quarter (Decimal, 2 places; 0 when none).' }) amount: Decimal;
 }
@@ -60,7 +62,7 @@ export class PortfolioPerformance {
 }
 
 @ObjectType({ description: 'A ledger entry: positive amount, the type gives the direction.' })
-export class Transaction {
+export class Transaction implements TransactionView {
   @Field(() => Int, { description: 'Id of the ledger entry: what transaction(id:) takes.' }) id: number;
   @Field(() => Int, { description: 'The investor whose ledger this is.' }) investorId: number;
   @Field(() => TransactionType, { description: 'The kind of money movement.' }) type: TransactionType;

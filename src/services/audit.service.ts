@@ -18,9 +18,10 @@ import type { DownloadFile, DownloadLink, DownloadService } from './download.ser
  * have certainly finished.
  */
 
+/** Who acted: the event's actorId and actorRole. */
 export interface AuditActor {
-  id: number;
-  role: Role;
+  id: NonNullable<AuditEvent['actorId']>;
+  role: NonNullable<AuditEvent['actorRole']>;
 }
 
 /** Who is acting and from where: set once per GraphQL field from the request's context. */
@@ -146,17 +147,12 @@ export interface AuditEventFilterInput {
   to?: Date | null;
 }
 
-export interface AuditEventView {
+/** An event's columns, with its id as text and the actor and target columns grouped. */
+export type AuditEventView = Pick<AuditEvent, 'occurredAt' | 'action' | 'changes' | 'requestId' | 'ip' | 'userAgent'> & {
   id: string;
-  occurredAt: Date;
   actor: AuditActor | null;
-  action: string;
-  target: { type: string; id: string } | null;
-  changes: unknown;
-  requestId: string | null;
-  ip: string | null;
-  userAgent: string | null;
-}
+  target: { type: NonNullable<AuditEvent['targetType']>; id: NonNullable<AuditEvent['targetId']> } | null;
+};
 
 function toView(e: AuditEvent): AuditEventView {
   return {

@@ -11,6 +11,7 @@ import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
 import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
+import { UNIT_REF } from './unit.service';
 import { audit, pick } from './audit.service';
 
 type Tx = PrismaNs.TransactionClient;
@@ -37,8 +38,10 @@ const SELECT = {
   reviewedAt: true,
   createdAt: true,
   updatedAt: true,
-  unit: { select: { id: true, code: true, name: true } },
-} as const;
+  unit: UNIT_REF,
+} satisfies PrismaNs.InvestmentRequestSelect;
+
+export type InvestmentRequestView = PrismaNs.InvestmentRequestGetPayload<{ select: typeof SELECT }>;
 
 /** What a transition needs to know about the request. */
 const STATE = {

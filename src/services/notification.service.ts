@@ -16,26 +16,6 @@ export interface NewNotification {
   data?: Record<string, string | number | null>;
 }
 
-export interface NotificationView {
-  id: number;
-  type: NotificationType;
-  title: string;
-  body: string;
-  data: PrismaNs.JsonValue;
-  readAt: Date | null;
-  createdAt: Date;
-}
-
-export interface DeviceTokenView {
-  id: number;
-  token: string;
-  platform: DevicePlatform;
-  createdAt: Date;
-  updatedAt: Date;
-  /** True when this call registered the token for the user (REST 201), false when it was already theirs (200). */
-  created: boolean;
-}
-
 export interface NotificationListOptions {
   /** true: unread only; false: read only; absent: all. */
   unread?: boolean | null;
@@ -98,9 +78,16 @@ export async function notify(tx: Tx, ...list: NewNotification[]): Promise<void> 
   if (deliveries.length) await tx.pushDelivery.createMany({ data: deliveries });
 }
 
-const SELECT = { id: true, type: true, title: true, body: true, data: true, readAt: true, createdAt: true } as const;
+const SELECT = { id: true, type: true, title: true, body: true, data: true, readAt: true, createdAt: true } satisfies PrismaNs.NotificationSelect;
 const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
-const DEVICE_SELECT = { id: true, token: true, platform: true, createdAt: true, updatedAt: true } as const;
+const DEVICE_SELECT = { id: true, token: true, platform: true, createdAt: true, updatedAt: true } satisfies PrismaNs.DeviceTokenSelect;
+
+export type NotificationView = PrismaNs.NotificationGetPayload<{ select: typeof SELECT }>;
+
+export type DeviceTokenView = PrismaNs.DeviceTokenGetPayload<{ select: typeof DEVICE_SELECT }> & {
+  /** True when this call registered the token for the user (REST 201), false when it was already theirs (200). */
+  created: boolean;
+};
 
 /** A user's own notifications (staff included: nobody reads another user's) and their push device tokens. */
 export class NotificationService {

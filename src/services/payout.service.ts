@@ -10,6 +10,7 @@ import { dec } from './money';
 import { notify } from './notification.service';
 import { PAYOUT, assertTransition, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
+import { UNIT_REF } from './unit.service';
 import { audit } from './audit.service';
 
 type Tx = PrismaNs.TransactionClient;
@@ -24,7 +25,7 @@ export interface PayoutFilterInput {
 const SELECT = {
   id: true,
   investorId: true,
-  unit: { select: { id: true, code: true, name: true } },
+  unit: UNIT_REF,
   source: true,
   distributionId: true,
   withdrawalRequestId: true,
@@ -33,7 +34,9 @@ const SELECT = {
   reference: true,
   paidAt: true,
   createdAt: true,
-} as const;
+} satisfies PrismaNs.PayoutSelect;
+
+export type PayoutView = PrismaNs.PayoutGetPayload<{ select: typeof SELECT }>;
 
 const STATE = { ...SELECT, unitId: true, investor: { select: { userId: true } } } as const;
 

@@ -10,14 +10,9 @@ import { ownerScope, requireInvestor } from './access';
 import { investorScope } from './investor.service';
 import { Decimal, HUNDRED, ZERO, cents, dec, sum, type DecimalInput } from './money';
 import { dayRange, listWhere } from './listing';
+import { UNIT_REF, type UnitRefView } from './unit.service';
 
 type Db = Pick<Prisma, 'unit'>;
-
-export interface UnitRefView {
-  id: number;
-  code: string;
-  name: string;
-}
 
 export interface Valuation {
   currentValue: Decimal;
@@ -35,8 +30,6 @@ export interface TransactionFilterInput {
 
 const QUARTERS_SHOWN = 8;
 
-const UNIT_REF = { select: { id: true, code: true, name: true } } as const;
-
 const TRANSACTION_SELECT = {
   id: true,
   investorId: true,
@@ -50,7 +43,9 @@ const TRANSACTION_SELECT = {
   payoutId: true,
   occurredAt: true,
   createdAt: true,
-} as const;
+} satisfies PrismaNs.TransactionSelect;
+
+export type TransactionView = PrismaNs.TransactionGetPayload<{ select: typeof TRANSACTION_SELECT }>;
 
 /**
  * The value of each unit for portfolio purposes: its latest UnitValuation, or its total value

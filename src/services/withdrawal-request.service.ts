@@ -13,6 +13,7 @@ import { notify } from './notification.service';
 import { payPayout } from './payout.service';
 import { WITHDRAWAL_REQUEST, assertTransition, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
+import { UNIT_REF } from './unit.service';
 import { audit, pick } from './audit.service';
 
 export interface WithdrawalRequestFilterInput {
@@ -40,8 +41,10 @@ const SELECT = {
   completedAt: true,
   createdAt: true,
   updatedAt: true,
-  unit: { select: { id: true, code: true, name: true } },
-} as const;
+  unit: UNIT_REF,
+} satisfies PrismaNs.WithdrawalRequestSelect;
+
+export type WithdrawalRequestView = PrismaNs.WithdrawalRequestGetPayload<{ select: typeof SELECT }>;
 
 interface LockedHolding {
   id: number;
