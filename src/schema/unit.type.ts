@@ -7,6 +7,7 @@ import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
 import { RequiredText, Text } from './rules';
 import type { MyHoldingView, UnitView } from '../services/unit.service';
+import type { UnitValuation as UnitValuationRow } from '../generated/prisma/client';
 
 export const UNIT_CODE_RULE = /^[A-Z0-9]+(?:-[A-Z0-9]+)*$/;
 
@@ -50,7 +51,7 @@ export class UnitPage extends Paginated(Unit) {}
 export class PublicUnitPage extends Paginated(PublicUnit) {}
 
 @ObjectType({ description: 'One point of a unit’s valuation history.' })
-export class UnitValuation {
+export class UnitValuation implements UnitValuationRow {
   @Field(() => Int, { description: 'Id of the valuation.' }) id: number;
   @Field(() => Int, { description: 'The unit valued.' }) unitId: number;
   @Field(() => DecimalScalar, { description: 'Value of the whole unit (Decimal, 2 places).' }) value: Decimal;

@@ -208,3 +208,6 @@ export class KycService {
     });
   }
 }
+
+/** What status() answers, as the GraphQL object type implements it. */
+export type KycStatusSummaryView = Awaited<ReturnType<KycService['status']>>;

@@ -201,3 +201,9 @@ export class PortfolioService {
     return row;
   }
 }
+
+/** What the service answers, as the GraphQL object types implement it. */
+export type PortfolioView = Awaited<ReturnType<PortfolioService['ofInvestor']>>;
+export type PortfolioHoldingView = PortfolioView['holdings'][number];
+export type PerformanceView = Awaited<ReturnType<PortfolioService['performance']>>;
+export type UnitPerformanceView = PerformanceView['holdings'][number];

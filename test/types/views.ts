@@ -9,7 +9,9 @@
 import type * as Db from '../../src/generated/prisma/client';
 import type { Prisma } from '../../src/generated/prisma/client';
 import { pageQuery } from '../../src/pagination';
+import type { CategoryAum, DistributionTotal, WithdrawalVolume } from '../../src/schema/analytics.type';
 import type { AppConfig } from '../../src/schema/app-config.type';
+import type { AuthPayload } from '../../src/schema/auth.type';
 import type { AuditActor, AuditEvent, AuditTarget } from '../../src/schema/audit.type';
 import type { CategoryMembership } from '../../src/schema/category-membership.type';
 import type { Category, CategoryRef, PublicCategory } from '../../src/schema/category.type';
@@ -17,29 +19,30 @@ import type { Dashboard, DashboardSummary, TopGainer } from '../../src/schema/da
 import type { Distribution, DistributionDeclaration, DistributionDeclarationDetail } from '../../src/schema/distribution.type';
 import type { InvestmentRequest } from '../../src/schema/investment-request.type';
 import type { Investor } from '../../src/schema/investor.type';
-import type { KycDocument } from '../../src/schema/kyc.type';
+import type { KycDocument, KycStatusSummary } from '../../src/schema/kyc.type';
 import type { LegalText } from '../../src/schema/legal.type';
 import type { DeviceToken, Notification } from '../../src/schema/notification.type';
 import type { Payout } from '../../src/schema/payout.type';
-import type { Transaction } from '../../src/schema/portfolio.type';
+import type { Portfolio, PortfolioHolding, PortfolioPerformance, QuarterlyDistributions, Transaction, UnitPerformance } from '../../src/schema/portfolio.type';
 import type { UserSettings } from '../../src/schema/settings.type';
-import type { MyHolding, PublicUnit, Unit } from '../../src/schema/unit.type';
+import type { MyHolding, PublicUnit, Unit, UnitValuation } from '../../src/schema/unit.type';
 import type { User } from '../../src/schema/user.type';
 import type { UnitRef, WithdrawalRequest } from '../../src/schema/withdrawal-request.type';
+import type { CategoryAumView, DistributionTotalView, WithdrawalVolumeView } from '../../src/services/analytics.service';
 import type { AppConfigView } from '../../src/services/app-config.service';
 import type { AuditActor as AuditActorView, AuditEventView } from '../../src/services/audit.service';
-import type { UserView } from '../../src/services/auth.service';
+import type { AuthResult, UserView } from '../../src/services/auth.service';
 import type { CategoryMembershipView } from '../../src/services/category-membership.service';
 import type { CategoryRefView, CategoryView } from '../../src/services/category.service';
-import type { DashboardView, SummaryView, TopGainerView } from '../../src/services/dashboard.service';
+import type { DashboardView, QuarterView, SummaryView, TopGainerView } from '../../src/services/dashboard.service';
 import type { DeclarationDetailView, DeclarationView, DistributionView } from '../../src/services/distribution.service';
 import type { InvestmentRequestView } from '../../src/services/investment-request.service';
 import type { InvestorView } from '../../src/services/investor.service';
-import type { KycDocumentView } from '../../src/services/kyc.service';
+import type { KycDocumentView, KycStatusSummaryView } from '../../src/services/kyc.service';
 import type { LegalTextView } from '../../src/services/legal.service';
 import type { DeviceTokenView, NotificationView } from '../../src/services/notification.service';
 import type { PayoutView } from '../../src/services/payout.service';
-import type { TransactionView } from '../../src/services/portfolio.service';
+import type { PerformanceView, PortfolioHoldingView, PortfolioView, TransactionView, UnitPerformanceView } from '../../src/services/portfolio.service';
 import type { UserSettingsView } from '../../src/services/settings.service';
 import type { MyHoldingView, UnitRefView, UnitView } from '../../src/services/unit.service';
 import type { WithdrawalRequestView } from '../../src/services/withdrawal-request.service';
@@ -110,6 +113,17 @@ export const exposed = [
   check<Exposes<TopGainer, TopGainerView>>(),
   check<Exposes<DashboardSummary, SummaryView>>(),
   check<Exposes<Dashboard, DashboardView>>(),
+  check<Exposes<QuarterlyDistributions, QuarterView>>(),
+  check<Exposes<Portfolio, PortfolioView>>(),
+  check<Exposes<PortfolioHolding, PortfolioHoldingView>>(),
+  check<Exposes<PortfolioPerformance, PerformanceView>>(),
+  check<Exposes<UnitPerformance, UnitPerformanceView>>(),
+  check<Exposes<KycStatusSummary, KycStatusSummaryView>>(),
+  check<Exposes<CategoryAum, CategoryAumView>>(),
+  check<Exposes<DistributionTotal, DistributionTotalView>>(),
+  check<Exposes<WithdrawalVolume, WithdrawalVolumeView>>(),
+  check<Exposes<UnitValuation, Db.UnitValuation>>(),
+  check<Exposes<AuthPayload, AuthResult>>(),
 ];
 
 // What the checks catch.
