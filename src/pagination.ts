@@ -1,4 +1,5 @@
 import { ValidationError } from './errors';
+import type { Prisma } from './generated/prisma/client';
 
 /**
  * The one pagination helper, for both faces: page arguments and pageInfo for GraphQL, and the
@@ -54,6 +55,42 @@ export function toPage<T>(items: T[], total: number, w: PageWindow): Page<T> {
     items,
     pageInfo: { currentPage: w.page, perPage: w.perPage, total, lastPage, from, to, hasNextPage: w.page < lastPage, hasPreviousPage: w.page > 1 },
   };
+}
+
+/** What one page of a list is read from: its rows in a window, and the whole list's size. */
+export interface PageSource<Row> {
+  rows(window: { skip: number; take: number }): PromiseLike<Row[]>;
+  count(): PromiseLike<number>;
+}
+
+/**
+ * One page of a list: the window's rows and the total, read in parallel (two statements), then
+ * `toItems` (e.g. a grouped query for the whole page) turns the rows into the page's items.
+ */
+export async function paginate<Row, Item = Row>(
+  w: PageWindow,
+  source: PageSource<Row>,
+  toItems: (rows: Row[]) => Item[] | Promise<Item[]> = (rows) => rows as unknown as Item[],
+): Promise<Page<Item>> {
+  const [rows, total] = await Promise.all([source.rows({ skip: w.skip, take: w.take }), source.count()]);
+  return toPage(await toItems(rows), total, w);
+}
+
+type FindArgs = { where?: unknown; skip?: number; take?: number };
+/** Any Prisma model delegate (`db.payout`, …); its own types check the arguments. */
+type Delegate = { findMany(args: never): PromiseLike<unknown[]>; count(args: never): PromiseLike<number> };
+type PageArgs<D> = Omit<Prisma.Args<D, 'findMany'>, 'skip' | 'take'>;
+
+/**
+ * A model's findMany (with the page's skip and take) and its count over the same `where`, as a
+ * PageSource. The arguments are checked like the delegate's own (a misspelt field fails the type
+ * check) and the rows are typed by the `select`, as findMany's are.
+ */
+export function pageQuery<D extends Delegate, A>(delegate: D, args: Prisma.Exact<A, PageArgs<D>>): PageSource<Prisma.Result<D, A, 'findMany'>[number]> {
+  type Row = Prisma.Result<D, A, 'findMany'>[number];
+  const find = args as FindArgs;
+  const d = delegate as unknown as { findMany(args: FindArgs): PromiseLike<Row[]>; count(args: FindArgs): PromiseLike<number> };
+  return { rows: (window) => d.findMany({ ...find, ...window }), count: () => d.count({ where: find.where }) };
 }
 
 export interface LaravelLink {

@@ -5,6 +5,7 @@ import { PERIOD_RULE } from './distribution.type';
 import { DistributionStatus, WithdrawalRequestStatus } from './enums';
 import { DecimalScalar } from './scalars';
 import { Text } from './rules';
+import type { CategoryAumView, DistributionTotalView, WithdrawalVolumeView } from '../services/analytics.service';
 
 export enum DistributionGrouping {
   PERIOD = 'PERIOD',
@@ -20,7 +21,7 @@ registerEnumType(DistributionGrouping, {
 });
 
 @ObjectType({ description: 'Assets under management in one category.' })
-export class CategoryAum {
+export class CategoryAum implements CategoryAumView {
   @Field(() => Int, { description: 'Id of the category.' }) categoryId: number;
   @Field(() => String, { description: 'Name of the category.' }) category: string;
   @Field(() => Int, { description: 'Units of the category that are listed (not DRAFT).' }) unitsCount: number;
@@ -56,7 +57,7 @@ export class DistributionTotalsFilter {
 }
 
 @ObjectType({ description: "Sums of the holders' distributions in one group (period or unit)." })
-export class DistributionTotal {
+export class DistributionTotal implements DistributionTotalView {
   @Field(() => String, { nullable: true, description: 'Set when grouped by PERIOD.' }) period: string | null;
   @Field(() => Int, { nullable: true, description: 'Set when grouped by UNIT.' }) unitId: number | null;
   @Field(() => String, { nullable: true, description: 'Set when grouped by UNIT.' }) unitName: string | null;
@@ -67,7 +68,7 @@ export class DistributionTotal {
 }
 
 @ObjectType({ description: 'Withdrawal requests in one status.' })
-export class WithdrawalVolume {
+export class WithdrawalVolume implements WithdrawalVolumeView {
   @Field(() => WithdrawalRequestStatus, { description: 'The status these requests are in.' }) status: WithdrawalRequestStatus;
   @Field(() => Int, { description: 'Number of withdrawal requests in the status.' }) count: number;
   @Field(() => DecimalScalar, { description: 'Sum of the requested ownership percentages.' }) ownershipPercentage: Decimal;

@@ -3,9 +3,10 @@ import { Field, InputType, ObjectType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { DecimalScalar } from './scalars';
 import { Email, Text } from './rules';
+import type { AppConfigView } from '../services/app-config.service';
 
 @ObjectType({ description: 'Limits and options the mobile app reads at start (one row).' })
-export class AppConfig {
+export class AppConfig implements AppConfigView {
   @Field(() => DecimalScalar, { description: 'Smallest amount one investment request may ask for (Decimal, 2 places); a unit may ask for more.' })
   minInvestment: Decimal;
   @Field(() => DecimalScalar, { description: 'Largest amount one investment request may ask for (Decimal, 2 places).' }) maxInvestment: Decimal;

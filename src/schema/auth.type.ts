@@ -1,14 +1,15 @@
 import { IsNotEmpty, IsOptional, Matches } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import type { AuthResult } from '../services/auth.service';
 import { User } from './user.type';
 import { Email, PASSWORD_MAX, RequiredText, Text } from './rules';
 
 @ObjectType({ description: 'The answer of login, register and refreshToken: the user and a fresh token pair.' })
-export class AuthPayload {
+export class AuthPayload implements AuthResult {
   @Field(() => User, { description: 'The user the tokens belong to.' }) user: User;
   @Field(() => String, { description: 'Short-lived JWT for the Authorization: Bearer header.' }) accessToken: string;
   @Field(() => String, { description: 'Opaque, single use: /auth/refresh rotates it.' }) refreshToken: string;
-  @Field(() => String, { description: 'Always "Bearer".' }) tokenType: string;
+  @Field(() => String, { description: 'Always "Bearer".' }) tokenType: 'Bearer';
   @Field(() => Int, { description: 'Access token lifetime in seconds.' }) expiresIn: number;
 }
 

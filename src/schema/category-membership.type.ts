@@ -2,9 +2,10 @@ import { IsOptional, Min } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { CategoryRef } from './category.type';
 import { MembershipStatus } from './enums';
+import type { CategoryMembershipView } from '../services/category-membership.service';
 
 @ObjectType({ description: "An investor's subscription to a category: members hear of every new unit listed in it." })
-export class CategoryMembership {
+export class CategoryMembership implements CategoryMembershipView {
   @Field(() => Int, { description: 'Id of the membership (rejoining after cancelling keeps it).' }) id: number;
   @Field(() => Int, { description: 'The member investor.' }) investorId: number;
   @Field(() => CategoryRef, { description: 'The category joined.' }) category: CategoryRef;

@@ -1,19 +1,20 @@
 import { IsBoolean, IsOptional, Matches } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { RequiredText, Text } from './rules';
+import type { CategoryRefView, CategoryView } from '../services/category.service';
 
 export const SLUG_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const COLOR_RULE = /^#[0-9A-Fa-f]{6}$/;
 
 @ObjectType({ description: 'id, name and slug of a category, embedded in other records.' })
-export class CategoryRef {
+export class CategoryRef implements CategoryRefView {
   @Field(() => Int, { description: 'Id of the category: what category(id:) and every categoryId take.' }) id: number;
   @Field(() => String, { description: 'Display name of the category.' }) name: string;
   @Field(() => String, { description: 'URL-safe key, e.g. "student-housing".' }) slug: string;
 }
 
 @ObjectType({ description: 'A category as guests see it: public fields only.' })
-export class PublicCategory {
+export class PublicCategory implements Omit<CategoryView, 'isActive'> {
   @Field(() => Int, { description: 'Id of the category: what category(id:), publicCategory(id:) and every categoryId take.' }) id: number;
   @Field(() => String, { description: 'Display name, unique.' }) name: string;
   @Field(() => String, { description: 'URL-safe key, unique, e.g. "student-housing".' }) slug: string;
@@ -27,7 +28,7 @@ export class PublicCategory {
 }
 
 @ObjectType({ description: 'A category of units. Inactive categories are visible to staff only.' })
-export class Category extends PublicCategory {
+export class Category extends PublicCategory implements CategoryView {
   @Field(() => Boolean, { description: 'false: hidden from investors and guests (staff still see it).' }) isActive: boolean;
 }
 

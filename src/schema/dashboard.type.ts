@@ -4,9 +4,10 @@ import { Category, CategoryRef } from './category.type';
 import { QuarterlyDistributions, Transaction } from './portfolio.type';
 import { DecimalScalar } from './scalars';
 import { Unit } from './unit.type';
+import type { DashboardView, SummaryView, TopGainerView } from '../services/dashboard.service';
 
 @ObjectType({ description: 'An AVAILABLE unit whose value rose over the last 12 months.' })
-export class TopGainer {
+export class TopGainer implements TopGainerView {
   @Field(() => Int, { description: 'Id of the unit: what unit(id:) takes.' }) id: number;
   @Field(() => String, { description: 'Unit code, e.g. "UNT-0041".' }) code: string;
   @Field(() => String, { description: 'Unit name.' }) name: string;
@@ -18,7 +19,7 @@ export class TopGainer {
 }
 
 @ObjectType({ description: "The investor's totals (staff: the whole platform's)." })
-export class DashboardSummary {
+export class DashboardSummary implements SummaryView {
   @Field(() => Int, { description: 'Holdings with a positive ownership.' }) holdingsCount: number;
   @Field(() => DecimalScalar, { description: 'Sum of the invested amounts of those holdings (Decimal, 2 places).' }) totalInvested: Decimal;
   @Field(() => DecimalScalar, { description: 'Σ ownership% × latest valuation / 100, rounded to cents.' }) currentValue: Decimal;
@@ -28,7 +29,7 @@ export class DashboardSummary {
 }
 
 @ObjectType({ description: 'The investment marketplace: catalogue highlights plus the investor’s own figures.' })
-export class Dashboard {
+export class Dashboard implements DashboardView {
   @Field(() => [Category], { description: 'Featured active categories, alphabetical.' }) featuredCategories: Category[];
   @Field(() => [TopGainer], { description: 'Up to 5, largest rise first.' }) topGainers: TopGainer[];
   @Field(() => [Unit], { description: 'The 5 newest AVAILABLE units.' }) newListings: Unit[];

@@ -5,11 +5,12 @@ import { DistributionStatus, DistributionType } from './enums';
 import { Paginated } from './pagination.type';
 import { DateScalar, DecimalScalar } from './scalars';
 import { Text } from './rules';
+import type { DeclarationDetailView, DeclarationView, DistributionView } from '../services/distribution.service';
 
 export const PERIOD_RULE = /^\d{4}-Q[1-4]$/;
 
 @ObjectType({ description: "One investor's share of a unit's profit for a period." })
-export class Distribution {
+export class Distribution implements DistributionView {
   @Field(() => Int, { description: 'Id of the distribution (one holder’s share): what distribution(id:) takes.' }) id: number;
   @Field(() => Int, { description: 'The unit whose profit this is.' }) unitId: number;
   @Field(() => String, { description: 'Name of the unit.' }) unitName: string;
@@ -56,7 +57,7 @@ export class DistributionFilter {
 }
 
 @ObjectType({ description: 'A unit-level profit declaration for one period; it fans out into one Distribution per holder.' })
-export class DistributionDeclaration {
+export class DistributionDeclaration implements DeclarationView {
   @Field(() => Int, { description: 'Id of the declaration: what approveDistribution, distributeDistribution and cancelDistribution take.' }) id: number;
   @Field(() => Int, { description: 'The unit whose profit was declared.' }) unitId: number;
   @Field(() => String, { description: 'Name of the unit.' }) unitName: string;
@@ -77,7 +78,7 @@ export class DistributionDeclaration {
 }
 
 @ObjectType({ description: "A declaration with its holders' distributions." })
-export class DistributionDeclarationDetail extends DistributionDeclaration {
+export class DistributionDeclarationDetail extends DistributionDeclaration implements DeclarationDetailView {
   @Field(() => [Distribution], { description: 'One per holder, in holding order.' }) distributions: Distribution[];
 }
 

@@ -2,7 +2,7 @@ import { Field, ObjectType, type MiddlewareFn } from 'type-graphql';
 import type { DownloadLink } from '../services/download.service';
 
 @ObjectType({ description: 'A file to fetch with GET on `url` (no token needed) before `expiresAt`, while the session that asked lasts.' })
-export class Download {
+export class Download implements Omit<DownloadLink, 'user' | 'kind' | 'params'> {
   @Field(() => String, { description: 'Suggested file name, e.g. "profit-statement-2026-01-01_2026-03-31.pdf".' }) fileName: string;
   @Field(() => String, { description: 'MIME type of the file, e.g. "application/pdf", "text/csv; charset=utf-8", "image/png".' }) contentType: string;
   // `url` is a field resolver (DownloadResolver): the link is only encrypted when a client asks for it.

@@ -5,9 +5,10 @@ import { InvestmentRequestStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
 import { UnitRef } from './withdrawal-request.type';
+import type { InvestmentRequestView } from '../services/investment-request.service';
 
 @ObjectType({ description: 'A request to buy a share of a unit; an admin approves or rejects it.' })
-export class InvestmentRequest {
+export class InvestmentRequest implements InvestmentRequestView {
   @Field(() => Int, { description: 'Id of the request: what investmentRequest(id:) and the review mutations take.' }) id: number;
   @Field(() => Int, { description: 'The unit the investor wants a share of.' }) unitId: number;
   @Field(() => Int, { description: 'The investor who asked.' }) investorId: number;

@@ -1,6 +1,6 @@
 import { IsOptional } from 'class-validator';
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { KycStatus } from '../services/investor.service';
+import { KycStatus, type InvestorView } from '../services/investor.service';
 import { Decimal } from '../services/money';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
@@ -19,7 +19,7 @@ registerEnumType(KycStatus, {
 });
 
 @ObjectType({ description: 'An investor account with its verification state and a summary of its holdings.' })
-export class Investor {
+export class Investor implements InvestorView {
   @Field(() => Int, { description: 'Id of the investor record (not the user id).' }) id: number;
   @Field(() => Int, { description: 'The login account of the investor.' }) userId: number;
   @Field(() => String, { description: 'Display name of the account.' }) name: string;

@@ -5,9 +5,10 @@ import { KycDocumentStatus, KycDocumentType } from './enums';
 import './investor.type'; // registers the KycStatus enum used below
 import type { FileUpload } from '../services/storage/upload';
 import { UploadScalar } from './upload.type';
+import type { KycDocumentView, KycStatusSummaryView } from '../services/kyc.service';
 
 @ObjectType({ description: 'An identity or address document an investor uploaded for verification (the file itself is not exposed).' })
-export class KycDocument {
+export class KycDocument implements KycDocumentView {
   @Field(() => Int, { description: 'Id of the document: what kycDocumentDownload(id:) and the review mutations take.' }) id: number;
   @Field(() => Int, { description: 'The investor who uploaded it.' }) investorId: number;
   @Field(() => KycDocumentType, { description: 'What the document is.' }) documentType: KycDocumentType;
@@ -22,7 +23,7 @@ export class KycDocument {
 }
 
 @ObjectType({ description: "An investor's verification state and the counts it is derived from." })
-export class KycStatusSummary {
+export class KycStatusSummary implements KycStatusSummaryView {
   @Field(() => KycStatus, { description: 'The overall state, derived from the counts below.' }) status: KycStatus;
   @Field(() => Int, { description: 'Documents uploaded, in any status.' }) documentsCount: number;
   @Field(() => Int, { description: 'Documents an admin approved.' }) approvedCount: number;

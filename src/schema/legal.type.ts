@@ -2,9 +2,10 @@ import { Matches } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { LegalTextKind } from './enums';
 import { Text } from './rules';
+import type { LegalTextView } from '../services/legal.service';
 
 @ObjectType({ description: 'A published legal text (privacy policy, terms of service, investment disclaimer).' })
-export class LegalText {
+export class LegalText implements LegalTextView {
   @Field(() => LegalTextKind, { description: 'Which legal text this is.' }) kind: LegalTextKind;
   @Field(() => String, { description: 'Heading of the text.' }) title: string;
   @Field(() => String, { description: 'Plain text; paragraphs are separated by a blank line.' }) content: string;

@@ -5,12 +5,13 @@ import type { Prisma } from '../generated/prisma/client';
 import { DevicePlatform, NotificationType } from './enums';
 import { Paginated } from './pagination.type';
 import { Text } from './rules';
+import type { DeviceTokenView, NotificationView } from '../services/notification.service';
 
 /** FCM registration tokens are ~160 characters today; the bound only stops abuse. */
 const TOKEN_MAX = 4096;
 
 @ObjectType({ description: 'A message to the user about one of their records (also pushed to their devices when their settings allow).' })
-export class Notification {
+export class Notification implements NotificationView {
   @Field(() => Int, { description: 'Id of the notification: what markNotificationRead takes.' }) id: number;
   @Field(() => NotificationType, { description: 'The event it tells of; data holds the ids that event concerns.' }) type: NotificationType;
   @Field(() => String, { description: 'Short heading, also the push title.' }) title: string;
@@ -33,7 +34,7 @@ export class NotificationListArgs {
 }
 
 @ObjectType({ description: "A device's push (FCM) registration token." })
-export class DeviceToken {
+export class DeviceToken implements DeviceTokenView {
   @Field(() => Int, { description: 'Id of the registration.' }) id: number;
   @Field(() => String, { description: 'The FCM registration token as the device reported it.' }) token: string;
   @Field(() => DevicePlatform, { description: 'The platform the device runs.' }) platform: DevicePlatform;

@@ -1,5 +1,5 @@
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
-import type { PageInfoShape } from '../pagination';
+import type { Page, PageInfoShape } from '../pagination';
 
 @ObjectType({ description: 'Length-aware page: `from`/`to` are 1-based positions, null on an empty page.' })
 export class PageInfo implements PageInfoShape {
@@ -16,7 +16,7 @@ export class PageInfo implements PageInfoShape {
 /** `{ items, pageInfo }` for any item type. */
 export function Paginated<T extends object>(itemType: ClassType<T>) {
   @ObjectType() // a base only: never reachable itself, so never emitted
-  abstract class PageClass {
+  abstract class PageClass implements Page<T> {
     @Field(() => [itemType], { description: "The page's items, in the list's order." }) items: T[];
     @Field(() => PageInfo, { description: 'Where this page lies in the whole list.' }) pageInfo: PageInfo;
   }

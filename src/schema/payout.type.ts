@@ -5,9 +5,10 @@ import { PayoutSource, PayoutStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
 import { UnitRef } from './withdrawal-request.type';
+import type { PayoutView } from '../services/payout.service';
 
 @ObjectType({ description: 'Money sent to an investor: a distributed distribution or an approved withdrawal.' })
-export class Payout {
+export class Payout implements PayoutView {
   @Field(() => Int, { description: 'Id of the payout: what markPayoutPaid and markPayoutFailed take.' }) id: number;
   @Field(() => Int, { description: 'The investor paid.' }) investorId: number;
   @Field(() => UnitRef, { description: 'The unit the money comes from.' }) unit: UnitRef;

@@ -5,9 +5,11 @@ import { TransactionType } from './enums';
 import { Paginated } from './pagination.type';
 import { DateScalar, DecimalScalar } from './scalars';
 import { UnitRef } from './withdrawal-request.type';
+import type { QuarterView } from '../services/dashboard.service';
+import type { PerformanceView, PortfolioHoldingView, PortfolioView, TransactionView, UnitPerformanceView } from '../services/portfolio.service';
 
 @ObjectType({ description: "One holding, valued at the unit's latest valuation (its total value when it has none)." })
-export class PortfolioHolding {
+export class PortfolioHolding implements PortfolioHoldingView {
   @Field(() => Int, { description: 'Id of the holding.' }) id: number;
   @Field(() => UnitRef, { description: 'Id, code and name of the unit held.' }) unit: UnitRef;
   @Field(() => DecimalScalar, { description: 'Share of the unit held, in percent (up to 6 places).' }) ownershipPercentage: Decimal;
@@ -19,7 +21,7 @@ export class PortfolioHolding {
 }
 
 @ObjectType({ description: "An investor's holdings with their totals; holdings newest first." })
-export class Portfolio {
+export class Portfolio implements PortfolioView {
   @Field(() => Int, { description: 'The investor whose holdings these are.' }) investorId: number;
   @Field(() => Int, { description: 'Holdings with a positive ownership.' }) holdingsCount: number;
   @Field(() => DecimalScalar, { description: 'Sum of the holdings’ invested amounts (Decimal, 2 places).' }) totalInvested: Decimal;
@@ -30,13 +32,13 @@ export class Portfolio {
 }
 
 @ObjectType({ description: 'Net distributions paid out (DISTRIBUTED) in one calendar quarter (UTC) of distributedAt.' })
-export class QuarterlyDistributions {
+export class QuarterlyDistributions implements QuarterView {
   @Field(() => String, { description: 'e.g. "2026-Q3".' }) quarter: string;
   @Field(() => DecimalScalar, { description: 'Net amount paid in the quarter (Decimal, 2 places; 0 when none).' }) amount: Decimal;
 }
 
 @ObjectType({ description: 'Performance of one unit: the holding, or for staff every holder of the unit together.' })
-export class UnitPerformance {
+export class UnitPerformance implements UnitPerformanceView {
   @Field(() => UnitRef, { description: 'Id, code and name of the unit.' }) unit: UnitRef;
   @Field(() => DecimalScalar, { description: 'Share of the unit held now, in percent (up to 6 places; 0 once sold back).' }) ownershipPercentage: Decimal;
   @Field(() => DecimalScalar, { description: 'Money invested in the share held now (Decimal, 2 places).' }) investedAmount: Decimal;
@@ -47,7 +49,7 @@ export class UnitPerformance {
 }
 
 @ObjectType({ description: "Valuation, return and distributions of an investor's holdings (staff: of the platform or one investor)." })
-export class PortfolioPerformance {
+export class PortfolioPerformance implements PerformanceView {
   @Field(() => DecimalScalar, { description: 'Sum of the invested amounts (Decimal, 2 places).' }) totalInvested: Decimal;
   @Field(() => DecimalScalar, { description: 'Sum of the current values (Decimal, 2 places).' }) currentValue: Decimal;
   @Field(() => DecimalScalar, { description: 'currentValue − totalInvested (Decimal, 2 places).' }) returnAmount: Decimal;
@@ -60,7 +62,7 @@ export class PortfolioPerformance {
 }
 
 @ObjectType({ description: 'A ledger entry: positive amount, the type gives the direction.' })
-export class Transaction {
+export class Transaction implements TransactionView {
   @Field(() => Int, { description: 'Id of the ledger entry: what transaction(id:) takes.' }) id: number;
   @Field(() => Int, { description: 'The investor whose ledger this is.' }) investorId: number;
   @Field(() => TransactionType, { description: 'The kind of money movement.' }) type: TransactionType;

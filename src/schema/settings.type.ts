@@ -1,9 +1,10 @@
 import { IsISO4217CurrencyCode, IsISO6391, IsOptional, IsTimeZone, Matches } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Text } from './rules';
+import type { UserSettingsView } from '../services/settings.service';
 
 @ObjectType({ description: "The user's preferences: locale and which notifications reach them." })
-export class UserSettings {
+export class UserSettings implements UserSettingsView {
   @Field(() => String, { description: 'ISO 639-1, lower case ("en").' }) language: string;
   @Field(() => String, { description: 'ISO 4217, upper case ("USD").' }) currency: string;
   @Field(() => String, { description: 'IANA time zone ("Europe/Lisbon").' }) timezone: string;

@@ -6,17 +6,19 @@ import { UnitStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
 import { RequiredText, Text } from './rules';
+import type { MyHoldingView, UnitView } from '../services/unit.service';
+import type { UnitValuation as UnitValuationRow } from '../generated/prisma/client';
 
 export const UNIT_CODE_RULE = /^[A-Z0-9]+(?:-[A-Z0-9]+)*$/;
 
 @ObjectType({ description: "The authenticated investor's holding in a unit." })
-export class MyHolding {
+export class MyHolding implements MyHoldingView {
   @Field(() => DecimalScalar, { description: 'Share of the unit held, in percent (up to 6 places).' }) ownershipPercentage: Decimal;
   @Field(() => DecimalScalar, { description: 'Money invested in that share (Decimal, 2 places).' }) investedAmount: Decimal;
 }
 
 @ObjectType({ description: 'A unit as guests see it: public fields only, nothing about any investor.' })
-export class PublicUnit {
+export class PublicUnit implements Omit<UnitView, 'myHolding'> {
   @Field(() => Int, { description: 'Id of the unit: what unit(id:), publicUnit(id:) and every unitId take.' }) id: number;
   @Field(() => String, { description: 'Unique code, e.g. "UNT-0041".' }) code: string;
   @Field(() => String, { description: 'Display name.' }) name: string;
@@ -37,7 +39,7 @@ export class PublicUnit {
 }
 
 @ObjectType({ description: 'A unit (an investable asset) of the catalogue.' })
-export class Unit extends PublicUnit {
+export class Unit extends PublicUnit implements UnitView {
   @Field(() => MyHolding, { nullable: true, description: "The authenticated investor's holding; null for staff and for units not held." })
   myHolding: MyHolding | null;
 }
@@ -49,7 +51,7 @@ export class UnitPage extends Paginated(Unit) {}
 export class PublicUnitPage extends Paginated(PublicUnit) {}
 
 @ObjectType({ description: 'One point of a unit’s valuation history.' })
-export class UnitValuation {
+export class UnitValuation implements UnitValuationRow {
   @Field(() => Int, { description: 'Id of the valuation.' }) id: number;
   @Field(() => Int, { description: 'The unit valued.' }) unitId: number;
   @Field(() => DecimalScalar, { description: 'Value of the whole unit (Decimal, 2 places).' }) value: Decimal;

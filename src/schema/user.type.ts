@@ -1,8 +1,9 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { Role } from './enums';
+import type { UserView } from '../services/auth.service';
 
 @ObjectType({ description: 'An account: investor, admin or analyst.' })
-export class User {
+export class User implements UserView {
   @Field(() => Int, { description: 'Id of the user (the login account).' }) id: number;
   @Field(() => String, { description: 'Display name.' }) name: string;
   @Field(() => String, { description: 'Login email, lower case.' }) email: string;

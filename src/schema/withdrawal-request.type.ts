@@ -5,16 +5,18 @@ import { WithdrawalRequestStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
 import { RequiredText } from './rules';
+import type { UnitRefView } from '../services/unit.service';
+import type { WithdrawalRequestView } from '../services/withdrawal-request.service';
 
 @ObjectType({ description: 'id, code and name of a unit, embedded in other records.' })
-export class UnitRef {
+export class UnitRef implements UnitRefView {
   @Field(() => Int, { description: 'Id of the unit: what unit(id:) and every unitId take.' }) id: number;
   @Field(() => String, { description: 'Unit code, e.g. "UNT-0041".' }) code: string;
   @Field(() => String, { description: 'Unit name.' }) name: string;
 }
 
 @ObjectType({ description: 'A request to sell back part of a holding.' })
-export class WithdrawalRequest {
+export class WithdrawalRequest implements WithdrawalRequestView {
   @Field(() => Int, { description: 'Id of the request: what the review mutations (approve, reject, complete, cancel) take.' }) id: number;
   @Field(() => Int, { description: 'The unit a share is sold back of.' }) unitId: number;
   @Field(() => Int, { description: 'The investor who asked.' }) investorId: number;

@@ -114,3 +114,10 @@ export class AnalyticsService {
     });
   }
 }
+
+/** What the service answers, as the GraphQL object types implement it. */
+export type CategoryAumView = Awaited<ReturnType<AnalyticsService['assetsUnderManagement']>>[number];
+type Total = Awaited<ReturnType<AnalyticsService['distributionTotals']>>[number];
+/** One shape for both groupings (by period the unit fields are null, by unit the period is). */
+export type DistributionTotalView = { [K in keyof Total]: Total[K] };
+export type WithdrawalVolumeView = Awaited<ReturnType<AnalyticsService['withdrawalVolumes']>>[number];

@@ -1,22 +1,9 @@
 import type { Prisma } from '../db/database';
 import { NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
-import { HUNDRED, dec, type Decimal, type DecimalInput } from './money';
+import { HUNDRED, dec, type Decimal } from './money';
 import { givenFields } from './settings.service';
 import { audit, changed } from './audit.service';
-
-export interface AppConfigView {
-  minInvestment: DecimalInput;
-  maxInvestment: DecimalInput;
-  minWithdrawalPercentage: DecimalInput;
-  supportEmail: string;
-  iconOptions: string[];
-  badgeOptions: string[];
-  colorOptions: string[];
-  minAppVersion: string;
-  maintenanceMode: boolean;
-  updatedAt: Date;
-}
 
 export interface UpdateAppConfigData {
   minInvestment?: Decimal | null;
@@ -43,7 +30,9 @@ const SELECT = {
   minAppVersion: true,
   maintenanceMode: true,
   updatedAt: true,
-} as const;
+} satisfies PrismaNs.AppConfigSelect;
+
+export type AppConfigView = PrismaNs.AppConfigGetPayload<{ select: typeof SELECT }>;
 
 /** Needed to create the row when none exists yet (the option lists default to empty). */
 const REQUIRED_ON_CREATE = ['minInvestment', 'maxInvestment', 'minWithdrawalPercentage', 'supportEmail', 'minAppVersion'] as const;

@@ -8,7 +8,7 @@ import type { Prisma } from '../db/database';
 import { ForbiddenError, ValidationError } from '../domain/errors';
 import type { AuditEvent, Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
-import { pageWindow, toPage } from '../pagination';
+import { pageQuery, pageWindow, paginate } from '../pagination';
 import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
 
 /**
@@ -18,9 +18,10 @@ import type { DownloadFile, DownloadLink, DownloadService } from './download.ser
  * have certainly finished.
  */
 
+/** Who acted: the event's actorId and actorRole. */
 export interface AuditActor {
-  id: number;
-  role: Role;
+  id: NonNullable<AuditEvent['actorId']>;
+  role: NonNullable<AuditEvent['actorRole']>;
 }
 
 /** Who is acting and from where: set once per GraphQL field from the request's context. */
@@ -141,17 +142,12 @@ export interface AuditEventFilterInput {
   to?: Date | null;
 }
 
-export interface AuditEventView {
+/** An event's columns, with its id as text and the actor and target columns grouped. */
+export type AuditEventView = Pick<AuditEvent, 'occurredAt' | 'action' | 'changes' | 'requestId' | 'ip' | 'userAgent'> & {
   id: string;
-  occurredAt: Date;
   actor: AuditActor | null;
-  action: string;
-  target: { type: string; id: string } | null;
-  changes: unknown;
-  requestId: string | null;
-  ip: string | null;
-  userAgent: string | null;
-}
+  target: { type: NonNullable<AuditEvent['targetType']>; id: NonNullable<AuditEvent['targetId']> } | null;
+};
 
 function toView(e: AuditEvent): AuditEventView {
   return {
@@ -280,11 +276,7 @@ export class AuditService {
   async list(filter: AuditEventFilterInput | null | undefined, page?: number | null, perPage?: number | null) {
     const w = pageWindow(page, perPage);
     const where = whereOf(filter);
-    const [rows, total] = await Promise.all([
-      this.prisma.auditEvent.findMany({ where, orderBy: NEWEST_FIRST, skip: w.skip, take: w.take }),
-      this.prisma.auditEvent.count({ where }),
-    ]);
-    return toPage(rows.map(toView), total, w);
+    return paginate(w, pageQuery(this.prisma.auditEvent, { where, orderBy: NEWEST_FIRST }), (rows) => rows.map(toView));
   }
 
   /** A signed link to the CSV of the filtered events (checked now, streamed on GET). */

@@ -11,17 +11,6 @@ import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import type { RateLimitService } from './rate-limit.service';
 import { audit } from './audit.service';
 
-export interface UserView {
-  id: number;
-  name: string;
-  email: string;
-  phone: string | null;
-  role: Role;
-  investorId: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 export interface AuthResult {
   user: UserView;
   accessToken: string;
@@ -47,9 +36,12 @@ export const USER_SELECT = {
   createdAt: true,
   updatedAt: true,
   investor: { select: { id: true } },
-} as const;
+} satisfies PrismaNs.UserSelect;
 
-type UserRow = { id: number; name: string; email: string; phone: string | null; role: Role; createdAt: Date; updatedAt: Date; investor: { id: number } | null };
+type UserRow = PrismaNs.UserGetPayload<{ select: typeof USER_SELECT }>;
+
+/** An account's columns (USER_SELECT) with its investor record's id (null for staff). */
+export type UserView = Omit<UserRow, 'investor'> & { investorId: number | null };
 
 export function toUserView(row: UserRow): UserView {
   const { investor, ...rest } = row;

@@ -2,10 +2,11 @@ import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { MembershipStatus } from '../generated/prisma/enums';
 import { ownerScope, requireInvestor } from './access';
 import { isUniqueViolation } from './access';
-import { CategoryService, type CategoryView } from './category.service';
+import { CATEGORY_REF, CategoryService, type CategoryView } from './category.service';
 import { MEMBERSHIP, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
 
@@ -20,8 +21,10 @@ const SELECT = {
   status: true,
   createdAt: true,
   updatedAt: true,
-  category: { select: { id: true, name: true, slug: true } },
-} as const;
+  category: CATEGORY_REF,
+} satisfies PrismaNs.CategoryMembershipSelect;
+
+export type CategoryMembershipView = PrismaNs.CategoryMembershipGetPayload<{ select: typeof SELECT }>;
 
 const alreadyMember = () => new ConflictError('You are already a member of this category.');
 

@@ -7,20 +7,6 @@ import { UnitStatus } from '../generated/prisma/enums';
 import { isStaff, isUniqueViolation } from './access';
 import { audit, changed, pick } from './audit.service';
 
-export interface CategoryView {
-  id: number;
-  name: string;
-  slug: string;
-  description: string;
-  icon: string;
-  color: string;
-  isFeatured: boolean;
-  isActive: boolean;
-  unitsCount: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 export interface CategoryData {
   name?: string | null;
   slug?: string | null;
@@ -32,6 +18,10 @@ export interface CategoryData {
 }
 
 type CategoryWhere = PrismaNs.CategoryWhereInput;
+
+/** id, name and slug of a category, as other records embed it. */
+export const CATEGORY_REF = { select: { id: true, name: true, slug: true } } satisfies PrismaNs.CategoryDefaultArgs;
+export type CategoryRefView = PrismaNs.CategoryGetPayload<typeof CATEGORY_REF>;
 
 const SELECT = {
   id: true,
@@ -46,12 +36,15 @@ const SELECT = {
   updatedAt: true,
   // units_count: one filtered relation count in the same statement, no per-row queries.
   _count: { select: { units: { where: { status: UnitStatus.AVAILABLE } } } },
-} as const;
+} satisfies PrismaNs.CategorySelect;
+
+type Row = PrismaNs.CategoryGetPayload<{ select: typeof SELECT }>;
+
+/** A category's columns (SELECT) with the number of its AVAILABLE units. */
+export type CategoryView = Omit<Row, '_count'> & { unitsCount: number };
 
 /** What a category's audit events show. */
 const AUDITED_FIELDS = ['name', 'slug', 'description', 'icon', 'color', 'isFeatured', 'isActive'] as const;
-
-type Row = Omit<CategoryView, 'unitsCount'> & { _count: { units: number } };
 
 function toView({ _count, ...row }: Row): CategoryView {
   return { ...row, unitsCount: _count.units };

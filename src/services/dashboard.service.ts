@@ -4,19 +4,15 @@ import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { ownerScope } from './access';
 import { CategoryService, type CategoryView } from './category.service';
 import { cents, dec, type Decimal, type DecimalInput } from './money';
-import { PortfolioService, distributionsByQuarter } from './portfolio.service';
+import { PortfolioService, distributionsByQuarter, type TransactionView } from './portfolio.service';
 import { UnitService, type UnitView } from './unit.service';
 
-export interface TopGainerView {
-  id: number;
-  code: string;
-  name: string;
-  imageUrl: string | null;
-  category: { id: number; name: string; slug: string };
+/** A unit's identity (as UnitView has it) with its value then and now. */
+export type TopGainerView = Pick<UnitView, 'id' | 'code' | 'name' | 'imageUrl' | 'category'> & {
   previousValue: Decimal;
   currentValue: Decimal;
   changePercentage: Decimal;
-}
+};
 
 export interface QuarterView {
   quarter: string;
@@ -37,7 +33,7 @@ export interface DashboardView {
   topGainers: TopGainerView[];
   newListings: UnitView[];
   trends: QuarterView[];
-  recentActivity: Awaited<ReturnType<PortfolioService['transactions']>>['items'];
+  recentActivity: TransactionView[];
   summary: SummaryView;
 }
 

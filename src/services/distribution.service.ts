@@ -5,9 +5,9 @@ import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from 
 import { present } from '../invariant';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, NotificationType, PayoutSource, TransactionType, type DistributionType } from '../generated/prisma/enums';
-import { pageWindow, toPage, type Page } from '../pagination';
+import { pageQuery, pageWindow, paginate, type Page } from '../pagination';
 import { ownerScope } from './access';
-import { allocate, cents, dec, sum, type Decimal, type DecimalInput } from './money';
+import { allocate, cents, dec, sum, type DecimalInput } from './money';
 import { notify } from './notification.service';
 import { DISTRIBUTION, assertTransition, assertUpdated } from './state-machine';
 import { dayRange, listWhere } from './listing';
@@ -21,22 +21,6 @@ export interface DistributionFilterInput {
   from?: Date | null;
   to?: Date | null;
   investorId?: number | null;
-}
-
-export interface DistributionView {
-  id: number;
-  unitId: number;
-  unitName: string;
-  investorId: number;
-  period: string;
-  type: DistributionType;
-  ownershipPercentage: Decimal;
-  grossAmount: Decimal;
-  netAmount: Decimal;
-  fees: Decimal;
-  status: DistributionStatus;
-  distributedAt: Date | null;
-  createdAt: Date;
 }
 
 export interface DeclarationFilterInput {
@@ -77,9 +61,12 @@ const SELECT = {
   distributedAt: true,
   createdAt: true,
   unit: { select: { name: true } },
-} as const;
+} satisfies PrismaNs.DistributionSelect;
 
-type Row = Omit<DistributionView, 'unitName'> & { unit: { name: string } };
+type Row = PrismaNs.DistributionGetPayload<{ select: typeof SELECT }>;
+
+/** A holder's distribution: its columns (SELECT) with the unit's name flattened. */
+export type DistributionView = Omit<Row, 'unit'> & { unitName: string };
 
 /** A list's filter: listWhere's equalities plus the payment-date range. */
 interface ListWhere {
@@ -129,16 +116,20 @@ const DECLARATION_SELECT = {
   updatedAt: true,
   unit: { select: { name: true } },
   _count: { select: { distributions: true } },
-} as const;
+} satisfies PrismaNs.DistributionDeclarationSelect;
 
 type Tx = PrismaNs.TransactionClient;
 type DeclarationRow = PrismaNs.DistributionDeclarationGetPayload<{ select: typeof DECLARATION_SELECT }>;
 
-function toDeclarationView({ unit, _count, ...row }: DeclarationRow) {
+/** A declaration's columns (DECLARATION_SELECT) with the unit's name and the number of holders. */
+export type DeclarationView = Omit<DeclarationRow, 'unit' | '_count'> & { unitName: string; holdersCount: number };
+export type DeclarationDetailView = DeclarationView & { distributions: DistributionView[] };
+
+function toDeclarationView({ unit, _count, ...row }: DeclarationRow): DeclarationView {
   return { ...row, unitName: unit.name, holdersCount: _count.distributions };
 }
 
-async function declarationDetail(db: Tx | Prisma, id: number) {
+async function declarationDetail(db: Tx | Prisma, id: number): Promise<DeclarationDetailView> {
   const [row, rows] = await Promise.all([
     db.distributionDeclaration.findUnique({ where: { id }, select: DECLARATION_SELECT }),
     db.distribution.findMany({ where: { declarationId: id }, select: SELECT, orderBy: { id: 'asc' } }),
@@ -180,8 +171,7 @@ export class DistributionService {
       ...listWhere(user, f, ['status', 'type', 'unitId', 'period']),
       distributedAt: dayRange(f.from, f.to),
     };
-    const [rows, total] = await Promise.all([this.page(db, where, w.skip, w.take), this.count(db, where)]);
-    return toPage(rows, total, w);
+    return paginate(w, { rows: (window) => this.page(db, where, window), count: () => this.count(db, where) });
   }
   /**
    * One page, newest first, as a deferred join: the page's ids come from the index that matches
@@ -189,7 +179,7 @@ export class DistributionService {
    * read and joined to their unit. With Prisma's findMany the unit join ran for every skipped row
    * (page 500 = 7,500 lookups). One statement, like the findMany it replaces.
    */
-  private async page(db: Prisma, where: ListWhere, skip: number, take: number): Promise<DistributionView[]> {
+  private async page(db: Prisma, where: ListWhere, { skip, take }: { skip: number; take: number }): Promise<DistributionView[]> {
     const conditions = [
       where.investorId !== undefined && PrismaNs.sql`investor_id = ${where.investorId}`,
       where.status && PrismaNs.sql`status = CAST(${where.status} AS "DistributionStatus")`,
@@ -250,11 +240,9 @@ export class DistributionService {
     const w = pageWindow(page, perPage);
     const f = filter ?? {};
     const where = { ...(f.unitId ? { unitId: f.unitId } : {}), ...(f.period ? { period: f.period } : {}), ...(f.status ? { status: f.status } : {}) };
-    const [rows, total] = await Promise.all([
-      db.distributionDeclaration.findMany({ where, select: DECLARATION_SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.distributionDeclaration.count({ where }),
-    ]);
-    return toPage(rows.map(toDeclarationView), total, w);
+    return paginate(w, pageQuery(db.distributionDeclaration, { where, select: DECLARATION_SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }), (rows) =>
+      rows.map(toDeclarationView),
+    );
   }
 
   getDeclaration(id: number) {

@@ -5,13 +5,14 @@ import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from 
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { returning } from '../db/returning';
 import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus } from '../generated/prisma/enums';
-import { pageWindow, toPage } from '../pagination';
+import { pageQuery, pageWindow, paginate } from '../pagination';
 import { ownerScope, requireInvestor } from './access';
 import { Decimal, HUNDRED, dec, type DecimalInput } from './money';
 import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
 import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
+import { UNIT_REF } from './unit.service';
 import { audit, pick } from './audit.service';
 
 type Tx = PrismaNs.TransactionClient;
@@ -27,7 +28,6 @@ export interface CreateInvestmentRequestData {
   amount: DecimalInput;
 }
 
-const UNIT_REF = { id: true, code: true, name: true } as const;
 /** The request's own columns: what `create` reads back from its INSERT … RETURNING. */
 const COLUMNS = {
   id: true,
@@ -40,8 +40,10 @@ const COLUMNS = {
   reviewedAt: true,
   createdAt: true,
   updatedAt: true,
-} as const;
-const SELECT = { ...COLUMNS, unit: { select: UNIT_REF } } as const;
+} satisfies PrismaNs.InvestmentRequestSelect;
+const SELECT = { ...COLUMNS, unit: UNIT_REF } satisfies PrismaNs.InvestmentRequestSelect;
+
+export type InvestmentRequestView = PrismaNs.InvestmentRequestGetPayload<{ select: typeof SELECT }>;
 type Created = PrismaNs.InvestmentRequestGetPayload<{ select: typeof COLUMNS }>;
 
 /** What a transition needs to know about the request. */
@@ -78,11 +80,7 @@ export class InvestmentRequestService {
     const where = {
       ...listWhere(user, f, ['status', 'unitId']),
     };
-    const [rows, total] = await Promise.all([
-      db.investmentRequest.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.investmentRequest.count({ where }),
-    ]);
-    return toPage(rows, total, w);
+    return paginate(w, pageQuery(db.investmentRequest, { where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
   }
 
   async get(user: AuthUser, id: number) {
@@ -104,7 +102,7 @@ export class InvestmentRequestService {
     const [config, unit] = await Promise.all([
       this.prisma.appConfig.findUnique({ where: { id: 1 }, select: { minInvestment: true, maxInvestment: true } }),
       // Also the answer's unit reference, so the INSERT needs no second SELECT under the lock.
-      this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { ...UNIT_REF, totalValue: true, minInvestment: true } }),
+      this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { ...UNIT_REF.select, totalValue: true, minInvestment: true } }),
     ]);
     const fields: FieldErrors = {};
     if (!unit) fields.unitId = ['The selected unit id is invalid.'];

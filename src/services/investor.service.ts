@@ -2,8 +2,9 @@ import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../domain/errors';
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { KycDocumentStatus } from '../generated/prisma/enums';
-import { pageWindow, toPage, type Page } from '../pagination';
+import { pageQuery, pageWindow, paginate, type Page } from '../pagination';
 import { ownerScope } from './access';
 import { ZERO, dec, type Decimal } from './money';
 
@@ -34,20 +35,6 @@ export interface InvestorFilterInput {
   q?: string | null;
 }
 
-export interface InvestorView {
-  id: number;
-  userId: number;
-  name: string;
-  email: string;
-  phone: string | null;
-  country: string | null;
-  city: string | null;
-  kycStatus: KycStatus;
-  holdingsCount: number;
-  totalInvested: Decimal;
-  createdAt: Date;
-}
-
 const SELECT = {
   id: true,
   userId: true,
@@ -55,9 +42,12 @@ const SELECT = {
   city: true,
   createdAt: true,
   user: { select: { name: true, email: true, phone: true } },
-} as const;
+} satisfies PrismaNs.InvestorSelect;
 
-type Row = Pick<InvestorView, 'id' | 'userId' | 'country' | 'city' | 'createdAt'> & { user: Pick<InvestorView, 'name' | 'email' | 'phone'> };
+type Row = PrismaNs.InvestorGetPayload<{ select: typeof SELECT }>;
+
+/** An investor's columns and its account's (SELECT), with the KYC state and holdings summary derived. */
+export type InvestorView = Omit<Row, 'user'> & Row['user'] & { kycStatus: KycStatus; holdingsCount: number; totalInvested: Decimal };
 
 /**
  * Investor-table scope: an investor sees only their own row (the key here is `id`, not
@@ -84,11 +74,7 @@ export class InvestorService {
       },
     };
     const db = this.reads.client;
-    const [rows, total] = await Promise.all([
-      db.investor.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.investor.count({ where }),
-    ]);
-    return toPage(await this.summarise(db, rows), total, w);
+    return paginate(w, pageQuery(db.investor, { where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }), (rows) => this.summarise(db, rows));
   }
 
   async get(user: AuthUser, id: number): Promise<InvestorView> {

@@ -30,7 +30,9 @@ const SELECT = {
   reviewedAt: true,
   createdAt: true,
   updatedAt: true,
-} as const;
+} satisfies PrismaNs.KycDocumentSelect;
+
+export type KycDocumentView = PrismaNs.KycDocumentGetPayload<{ select: typeof SELECT }>;
 
 export interface UploadKycDocument {
   documentType: KycDocumentType;
@@ -206,3 +208,6 @@ export class KycService {
     });
   }
 }
+
+/** What status() answers, as the GraphQL object type implements it. */
+export type KycStatusSummaryView = Awaited<ReturnType<KycService['status']>>;

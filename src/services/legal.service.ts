@@ -1,16 +1,8 @@
 import type { Prisma } from '../db/database';
 import { ConflictError, NotFoundError } from '../domain/errors';
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import type { LegalTextKind } from '../generated/prisma/enums';
 import { audit, changed, pick } from './audit.service';
-
-export interface LegalTextView {
-  kind: LegalTextKind;
-  title: string;
-  content: string;
-  version: string;
-  publishedAt: Date;
-  updatedAt: Date;
-}
 
 export interface UpsertLegalTextData {
   kind: LegalTextKind;
@@ -18,7 +10,9 @@ export interface UpsertLegalTextData {
   content: string;
 }
 
-const SELECT = { kind: true, title: true, content: true, version: true, publishedAt: true, updatedAt: true } as const;
+const SELECT = { kind: true, title: true, content: true, version: true, publishedAt: true, updatedAt: true } satisfies PrismaNs.LegalTextSelect;
+
+export type LegalTextView = PrismaNs.LegalTextGetPayload<{ select: typeof SELECT }>;
 
 /** "1.0" → "2.0": every publication is a new major version (the app asks users to accept it again). */
 export function nextVersion(version: string): string {

@@ -4,7 +4,7 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { PushStatus, type DevicePlatform, type NotificationType } from '../generated/prisma/enums';
-import { pageWindow, toPage, type Page } from '../pagination';
+import { pageQuery, pageWindow, paginate, toPage, type Page } from '../pagination';
 
 type Tx = Pick<PrismaNs.TransactionClient, 'notification' | 'deviceToken' | 'userSettings' | 'pushDelivery'>;
 
@@ -14,26 +14,6 @@ export interface NewNotification {
   title: string;
   body: string;
   data?: Record<string, string | number | null>;
-}
-
-export interface NotificationView {
-  id: number;
-  type: NotificationType;
-  title: string;
-  body: string;
-  data: PrismaNs.JsonValue;
-  readAt: Date | null;
-  createdAt: Date;
-}
-
-export interface DeviceTokenView {
-  id: number;
-  token: string;
-  platform: DevicePlatform;
-  createdAt: Date;
-  updatedAt: Date;
-  /** True when this call registered the token for the user (REST 201), false when it was already theirs (200). */
-  created: boolean;
 }
 
 export interface NotificationListOptions {
@@ -98,9 +78,16 @@ export async function notify(tx: Tx, ...list: NewNotification[]): Promise<void> 
   if (deliveries.length) await tx.pushDelivery.createMany({ data: deliveries });
 }
 
-const SELECT = { id: true, type: true, title: true, body: true, data: true, readAt: true, createdAt: true } as const;
+const SELECT = { id: true, type: true, title: true, body: true, data: true, readAt: true, createdAt: true } satisfies PrismaNs.NotificationSelect;
 const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
-const DEVICE_SELECT = { id: true, token: true, platform: true, createdAt: true, updatedAt: true } as const;
+const DEVICE_SELECT = { id: true, token: true, platform: true, createdAt: true, updatedAt: true } satisfies PrismaNs.DeviceTokenSelect;
+
+export type NotificationView = PrismaNs.NotificationGetPayload<{ select: typeof SELECT }>;
+
+export type DeviceTokenView = PrismaNs.DeviceTokenGetPayload<{ select: typeof DEVICE_SELECT }> & {
+  /** True when this call registered the token for the user (REST 201), false when it was already theirs (200). */
+  created: boolean;
+};
 
 /** A user's own notifications (staff included: nobody reads another user's) and their push device tokens. */
 export class NotificationService {
@@ -121,11 +108,7 @@ export class NotificationService {
     const own = { userId: user.id };
     if (!options.unreadFirst || options.unread != null) {
       const where = { ...own, ...(options.unread == null ? {} : { readAt: options.unread ? null : { not: null } }) };
-      const [items, total] = await Promise.all([
-        db.notification.findMany({ where, orderBy: NEWEST_FIRST, skip: w.skip, take: w.take, select: SELECT }),
-        db.notification.count({ where }),
-      ]);
-      return toPage(items, total, w);
+      return paginate(w, pageQuery(db.notification, { where, orderBy: NEWEST_FIRST, select: SELECT }));
     }
     // Two segments (unread, then read) laid end to end; the page window may straddle them.
     const unreadWhere = { ...own, readAt: null };

@@ -4,12 +4,13 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutStatus, TransactionType, type PayoutSource } from '../generated/prisma/enums';
-import { pageWindow, toPage } from '../pagination';
+import { pageQuery, pageWindow, paginate } from '../pagination';
 import { ownerScope } from './access';
 import { dec } from './money';
 import { notify } from './notification.service';
 import { PAYOUT, assertTransition, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
+import { UNIT_REF } from './unit.service';
 import { audit } from './audit.service';
 
 type Tx = PrismaNs.TransactionClient;
@@ -24,7 +25,7 @@ export interface PayoutFilterInput {
 const SELECT = {
   id: true,
   investorId: true,
-  unit: { select: { id: true, code: true, name: true } },
+  unit: UNIT_REF,
   source: true,
   distributionId: true,
   withdrawalRequestId: true,
@@ -33,7 +34,9 @@ const SELECT = {
   reference: true,
   paidAt: true,
   createdAt: true,
-} as const;
+} satisfies PrismaNs.PayoutSelect;
+
+export type PayoutView = PrismaNs.PayoutGetPayload<{ select: typeof SELECT }>;
 
 const STATE = { ...SELECT, unitId: true, investor: { select: { userId: true } } } as const;
 
@@ -96,11 +99,7 @@ export class PayoutService {
     const where = {
       ...listWhere(user, f, ['status', 'source', 'unitId']),
     };
-    const [rows, total] = await Promise.all([
-      db.payout.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.payout.count({ where }),
-    ]);
-    return toPage(rows, total, w);
+    return paginate(w, pageQuery(db.payout, { where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
   }
 
   async get(user: AuthUser, id: number) {

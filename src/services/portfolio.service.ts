@@ -5,19 +5,14 @@ import { NotFoundError } from '../domain/errors';
 import { present } from '../invariant';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, type TransactionType } from '../generated/prisma/enums';
-import { pageWindow, toPage } from '../pagination';
+import { pageQuery, pageWindow, paginate } from '../pagination';
 import { ownerScope, requireInvestor } from './access';
 import { investorScope } from './investor.service';
 import { Decimal, HUNDRED, ZERO, cents, dec, sum, type DecimalInput } from './money';
 import { dayRange, listWhere } from './listing';
+import { UNIT_REF, type UnitRefView } from './unit.service';
 
 type Db = Pick<Prisma, 'unit'>;
-
-export interface UnitRefView {
-  id: number;
-  code: string;
-  name: string;
-}
 
 export interface Valuation {
   currentValue: Decimal;
@@ -35,8 +30,6 @@ export interface TransactionFilterInput {
 
 const QUARTERS_SHOWN = 8;
 
-const UNIT_REF = { select: { id: true, code: true, name: true } } as const;
-
 const TRANSACTION_SELECT = {
   id: true,
   investorId: true,
@@ -50,7 +43,9 @@ const TRANSACTION_SELECT = {
   payoutId: true,
   occurredAt: true,
   createdAt: true,
-} as const;
+} satisfies PrismaNs.TransactionSelect;
+
+export type TransactionView = PrismaNs.TransactionGetPayload<{ select: typeof TRANSACTION_SELECT }>;
 
 /**
  * The value of each unit for portfolio purposes: its latest UnitValuation, or its total value
@@ -196,11 +191,7 @@ export class PortfolioService {
       ...listWhere(user, f, ['type', 'unitId']),
       occurredAt: dayRange(f.from, f.to),
     };
-    const [rows, total] = await Promise.all([
-      db.transaction.findMany({ where, select: TRANSACTION_SELECT, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.transaction.count({ where }),
-    ]);
-    return toPage(rows, total, w);
+    return paginate(w, pageQuery(db.transaction, { where, select: TRANSACTION_SELECT, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }] }));
   }
 
   async transaction(user: AuthUser, id: number) {
@@ -210,3 +201,9 @@ export class PortfolioService {
     return row;
   }
 }
+
+/** What the service answers, as the GraphQL object types implement it. */
+export type PortfolioView = Awaited<ReturnType<PortfolioService['ofInvestor']>>;
+export type PortfolioHoldingView = PortfolioView['holdings'][number];
+export type PerformanceView = Awaited<ReturnType<PortfolioService['performance']>>;
+export type UnitPerformanceView = PerformanceView['holdings'][number];

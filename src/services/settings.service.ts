@@ -1,22 +1,5 @@
 import type { Prisma } from '../db/database';
-
-export interface UserSettingsView {
-  language: string;
-  currency: string;
-  timezone: string;
-  pushEnabled: boolean;
-  emailEnabled: boolean;
-  notifyInvestments: boolean;
-  notifyWithdrawals: boolean;
-  notifyDistributions: boolean;
-  notifyPayouts: boolean;
-  notifyKyc: boolean;
-  notifyNewUnits: boolean;
-  updatedAt: Date;
-}
-
-type SettingsFields = Omit<UserSettingsView, 'updatedAt'>;
-export type UpdateSettingsData = { [K in keyof SettingsFields]?: SettingsFields[K] | null };
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
 
 const SELECT = {
   language: true,
@@ -31,7 +14,12 @@ const SELECT = {
   notifyKyc: true,
   notifyNewUnits: true,
   updatedAt: true,
-} as const;
+} satisfies PrismaNs.UserSettingsSelect;
+
+export type UserSettingsView = PrismaNs.UserSettingsGetPayload<{ select: typeof SELECT }>;
+
+type SettingsFields = Omit<UserSettingsView, 'updatedAt'>;
+export type UpdateSettingsData = { [K in keyof SettingsFields]?: SettingsFields[K] | null };
 
 /** The fields of a partial update that were given: absent and null both mean "keep the stored value". */
 export function givenFields<T extends object>(input: T): { [K in keyof T]?: NonNullable<T[K]> } {

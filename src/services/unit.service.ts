@@ -4,12 +4,13 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { MembershipStatus, NotificationType, Role, UnitStatus } from '../generated/prisma/enums';
-import { pageWindow, toPage, type Page } from '../pagination';
+import { pageQuery, pageWindow, paginate, type Page } from '../pagination';
 import { isStaff, isUniqueViolation } from './access';
 import { HUNDRED, dec, type Decimal, type DecimalInput } from './money';
 import { notify } from './notification.service';
 import { UNIT, assertTransition, assertUpdated } from './state-machine';
 import { audit, changed, pick } from './audit.service';
+import { CATEGORY_REF } from './category.service';
 
 export interface UnitFilterInput {
   categoryId?: number | null;
@@ -30,26 +31,6 @@ export interface UnitData {
   minInvestment?: DecimalInput | null;
   expectedReturn?: DecimalInput | null;
   imageUrl?: string | null;
-}
-
-export interface UnitView {
-  id: number;
-  code: string;
-  name: string;
-  description: string;
-  location: string;
-  category: { id: number; name: string; slug: string };
-  status: UnitStatus;
-  totalValue: Decimal;
-  availablePercentage: Decimal;
-  minInvestment: Decimal;
-  expectedReturn: Decimal;
-  currentValue: Decimal;
-  imageUrl: string | null;
-  listedAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-  myHolding: { ownershipPercentage: Decimal; investedAmount: Decimal } | null;
 }
 
 /** Who is looking decides which statuses exist: guests never see DRAFT or anything investor-related. */
@@ -83,9 +64,26 @@ const UNIT_SELECT = {
   listedAt: true,
   createdAt: true,
   updatedAt: true,
-  category: { select: { id: true, name: true, slug: true } },
+  category: CATEGORY_REF,
   valuations: { select: { value: true }, orderBy: { valuedAt: 'desc' }, take: 1 },
-} as const;
+} satisfies PrismaNs.UnitSelect;
+
+type Row = PrismaNs.UnitGetPayload<{ select: typeof UNIT_SELECT }>;
+
+/** id, code and name of a unit, as other records embed it. */
+export const UNIT_REF = { select: { id: true, code: true, name: true } } satisfies PrismaNs.UnitDefaultArgs;
+export type UnitRefView = PrismaNs.UnitGetPayload<typeof UNIT_REF>;
+
+const HOLDING_SELECT = { unitId: true, ownershipPercentage: true, investedAmount: true } satisfies PrismaNs.HoldingSelect;
+
+/** The authenticated investor's holding in a unit. */
+export type MyHoldingView = Omit<PrismaNs.HoldingGetPayload<{ select: typeof HOLDING_SELECT }>, 'unitId'>;
+
+/**
+ * A unit's columns (UNIT_SELECT) with its current value (the latest valuation, else the total
+ * value) in place of the valuations, and the caller's holding in it.
+ */
+export type UnitView = Omit<Row, 'valuations'> & { currentValue: Decimal; myHolding: MyHoldingView | null };
 
 /** What a unit's audit events show (the rest is derived or bookkeeping). */
 const AUDITED_UNIT_FIELDS = [
@@ -103,7 +101,6 @@ const AUDITED_UNIT_FIELDS = [
   'category',
 ] as const;
 
-type Row = Omit<UnitView, 'currentValue' | 'myHolding'> & { valuations: { value: Decimal }[] };
 type Tx = PrismaNs.TransactionClient;
 
 /** Newest listed first. */
@@ -275,11 +272,7 @@ export class UnitService {
     const w = pageWindow(page, perPage);
     const where = listWhere(audience, filter ?? {});
     const db = this.reads.client;
-    const [rows, total] = await Promise.all([
-      db.unit.findMany({ where, select: UNIT_SELECT, orderBy: [...ORDER], skip: w.skip, take: w.take }),
-      db.unit.count({ where }),
-    ]);
-    return toPage(await this.withHoldings(db, rows, investorId), total, w);
+    return paginate(w, pageQuery(db.unit, { where, select: UNIT_SELECT, orderBy: [...ORDER] }), (rows) => this.withHoldings(db, rows, investorId));
   }
 
   private async one(audience: Audience, investorId: number | null, id: number): Promise<UnitView> {
@@ -295,7 +288,7 @@ export class UnitService {
     if (investorId === null || rows.length === 0) return rows.map((r) => toView(r, null));
     const holdings = await db.holding.findMany({
       where: { investorId, unitId: { in: rows.map((r) => r.id) }, ownershipPercentage: { gt: 0 } },
-      select: { unitId: true, ownershipPercentage: true, investedAmount: true },
+      select: HOLDING_SELECT,
     });
     const byUnit = new Map(holdings.map(({ unitId, ...h }) => [unitId, h]));
     return rows.map((r) => toView(r, byUnit.get(r.id) ?? null));

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../domain/errors'
 import { returning } from '../db/returning';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
-import { pageWindow, toPage } from '../pagination';
+import { pageQuery, pageWindow, paginate } from '../pagination';
 import { requireInvestor } from './access';
 import { HUNDRED, cents, dec, type DecimalInput } from './money';
 import { assertKycApproved } from './kyc.service';
@@ -13,6 +13,7 @@ import { notify } from './notification.service';
 import { payPayout } from './payout.service';
 import { WITHDRAWAL_REQUEST, assertTransition, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
+import { UNIT_REF } from './unit.service';
 import { audit, pick } from './audit.service';
 
 export interface WithdrawalRequestFilterInput {
@@ -27,7 +28,6 @@ export interface CreateWithdrawalRequestData {
   reason: string;
 }
 
-const UNIT_REF = { id: true, code: true, name: true } as const;
 /** The request's own columns: what `create` reads back from its INSERT … RETURNING. */
 const COLUMNS = {
   id: true,
@@ -42,8 +42,10 @@ const COLUMNS = {
   completedAt: true,
   createdAt: true,
   updatedAt: true,
-} as const;
-const SELECT = { ...COLUMNS, unit: { select: UNIT_REF } } as const;
+} satisfies PrismaNs.WithdrawalRequestSelect;
+const SELECT = { ...COLUMNS, unit: UNIT_REF } satisfies PrismaNs.WithdrawalRequestSelect;
+
+export type WithdrawalRequestView = PrismaNs.WithdrawalRequestGetPayload<{ select: typeof SELECT }>;
 type Created = PrismaNs.WithdrawalRequestGetPayload<{ select: typeof COLUMNS }>;
 
 /** The share of a holding that the investor's pending withdrawal requests already claim. */
@@ -111,11 +113,7 @@ export class WithdrawalRequestService {
     const where = {
       ...listWhere(user, f, ['status', 'unitId']),
     };
-    const [rows, total] = await Promise.all([
-      db.withdrawalRequest.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: w.skip, take: w.take }),
-      db.withdrawalRequest.count({ where }),
-    ]);
-    return toPage(rows, total, w);
+    return paginate(w, pageQuery(db.withdrawalRequest, { where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
   }
 
   /**
@@ -134,7 +132,7 @@ export class WithdrawalRequestService {
     }
     if (!reason) fields.reason = ['The reason field is required.'];
     // Read before the transaction: the answer's unit reference, so the INSERT needs no second SELECT under the lock.
-    const unit = await this.prisma.unit.findUnique({ where: { id: data.unitId }, select: UNIT_REF });
+    const unit = await this.prisma.unit.findUnique({ where: { id: data.unitId }, ...UNIT_REF });
     if (!unit) fields.unitId = ['The selected unit id is invalid.'];
     if (!unit || Object.keys(fields).length) throw new ValidationError(fields);
 

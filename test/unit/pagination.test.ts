@@ -1,5 +1,6 @@
-import { laravelPaginator, lenientPage, pageWindow, toPage } from '../../src/pagination';
+import { laravelPaginator, lenientPage, pageQuery, pageWindow, paginate, toPage } from '../../src/pagination';
 import { ValidationError } from '../../src/errors';
+import type { PrismaClient } from '../../src/generated/prisma/client';
 
 const PATH = 'http://api.test/api/v1/distributions';
 
@@ -100,5 +101,70 @@ describe('Laravel paginator body', () => {
     expect(labels(8, 30)).toEqual(['1', '2', '...', '5', '6', '7', '8', '9', '10', '11', '...', '29', '30']);
     expect(labels(23, 30)).toEqual(['1', '2', '...', '20', '21', '22', '23', '24', '25', '26', '...', '29', '30']);
     expect(labels(24, 30)).toEqual(['1', '2', '...', '21', '22', '23', '24', '25', '26', '27', '28', '29', '30']);
+  });
+});
+
+/** A promise settled from outside, to see what paginate starts before anything answers. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('paginate', () => {
+  it('asks for the rows of the window and the total at once, then answers the page', async () => {
+    const rows = deferred<string[]>();
+    const total = deferred<number>();
+    const windows: { skip: number; take: number }[] = [];
+    let counted = 0;
+    const page = paginate(pageWindow(2, 3), {
+      rows: (window) => (windows.push(window), rows.promise),
+      count: () => (counted++, total.promise),
+    });
+    // Both reads are under way before either has answered: one round trip, not two.
+    expect(windows).toEqual([{ skip: 3, take: 3 }]);
+    expect(counted).toBe(1);
+    rows.resolve(['d', 'e', 'f']);
+    total.resolve(8);
+    await expect(page).resolves.toEqual({
+      items: ['d', 'e', 'f'],
+      pageInfo: { currentPage: 2, perPage: 3, total: 8, lastPage: 3, from: 4, to: 6, hasNextPage: true, hasPreviousPage: true },
+    });
+  });
+
+  it('turns the rows into items once both reads are done, keeping the page info of the rows', async () => {
+    const seen: number[][] = [];
+    const page = await paginate(
+      pageWindow(1, 15),
+      { rows: async () => [1, 2], count: async () => 2 },
+      async (rows) => (seen.push(rows), rows.map((n) => `#${n}`)),
+    );
+    expect(seen).toEqual([[1, 2]]);
+    expect(page).toEqual({ items: ['#1', '#2'], pageInfo: expect.objectContaining({ total: 2, from: 1, to: 2, lastPage: 1 }) });
+  });
+
+  it('answers a page past the end empty, with the real total', async () => {
+    const page = await paginate(pageWindow(5, 10), { rows: async () => [], count: async () => 12 });
+    expect(page).toEqual({ items: [], pageInfo: expect.objectContaining({ currentPage: 5, total: 12, lastPage: 2, from: null, to: null }) });
+  });
+
+  it('fails when either read fails', async () => {
+    const failing = new Error('count failed');
+    await expect(paginate(pageWindow(1, 15), { rows: async () => [1], count: () => Promise.reject(failing) })).rejects.toBe(failing);
+  });
+});
+
+describe('pageQuery', () => {
+  it("gives findMany the arguments with the window's skip and take, and count the same where", async () => {
+    const calls: { findMany: unknown[]; count: unknown[] } = { findMany: [], count: [] };
+    const delegate = {
+      findMany: async (args: unknown) => (calls.findMany.push(args), [{ id: 7 }]),
+      count: async (args: unknown) => (calls.count.push(args), 31),
+    } as unknown as PrismaClient['payout'];
+    const args = { where: { investorId: 4 }, select: { id: true }, orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }] };
+    const page = await paginate(pageWindow(3, 10), pageQuery(delegate, args));
+    expect(calls).toEqual({ findMany: [{ ...args, skip: 20, take: 10 }], count: [{ where: { investorId: 4 } }] });
+    expect(page.items).toEqual([{ id: 7 }]);
+    expect(page.pageInfo).toMatchObject({ currentPage: 3, total: 31, from: 21, to: 21, lastPage: 4 });
   });
 });
