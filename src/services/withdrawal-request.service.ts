@@ -7,7 +7,8 @@ import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { pageWindow, toPage } from '../pagination';
 import { requireInvestor } from './access';
-import { HUNDRED, cents, dec, type DecimalInput } from './money';
+import { HUNDRED, dec, type DecimalInput } from './money';
+import { availabilityAfterWithdrawal, holdingAfterWithdrawal, withdrawalInvestedAmount, withdrawalPayoutAmount } from '../domain/money-rules';
 import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
 import { payPayout } from './payout.service';
@@ -145,7 +146,7 @@ export class WithdrawalRequestService {
           `Insufficient holding: ${available.toFixed(6)}% of this unit is available to withdraw (held ${held.toFixed(6)}%, pending requests included).`,
         );
       }
-      const investedAmount = cents(dec(present(holding, 'holding').invested_amount).times(percentage).dividedBy(held));
+      const investedAmount = withdrawalInvestedAmount(present(holding, 'holding').invested_amount, held, percentage);
       const created = await tx.withdrawalRequest.create({
         data: { investorId, unitId: data.unitId, ownershipPercentage: percentage.toFixed(6), investedAmount: investedAmount.toFixed(2), reason },
         select: SELECT,
@@ -175,7 +176,8 @@ export class WithdrawalRequestService {
       const invested = dec(row.investedAmount);
       // Unit before holding, the order every availability change locks in, so none can deadlock;
       // NO KEY UPDATE leaves the unit open to inserts that merely reference it.
-      const [{ status: unitStatus }] = await tx.$queryRaw<{ status: UnitStatus }[]>`SELECT status FROM units WHERE id = ${row.unitId} FOR NO KEY UPDATE`;
+      const [{ status: unitStatus, available_percentage: available }] = await tx.$queryRaw<{ status: UnitStatus; available_percentage: DecimalInput }[]>`
+        SELECT status, available_percentage FROM units WHERE id = ${row.unitId} FOR NO KEY UPDATE`;
       const [holding] = await tx.$queryRaw<LockedHolding[]>`
         SELECT id, ownership_percentage, invested_amount FROM holdings
         WHERE investor_id = ${row.investorId} AND unit_id = ${row.unitId} FOR UPDATE`;
@@ -184,21 +186,24 @@ export class WithdrawalRequestService {
       if (!holding || pct.gt(heldPct) || invested.gt(heldInvested)) {
         throw new ConflictError(`The holding no longer covers this withdrawal: ${heldPct.toFixed(6)}% is held, ${pct.toFixed(6)}% was requested.`);
       }
-      const restPct = heldPct.minus(pct);
-      if (restPct.isZero()) await tx.holding.delete({ where: { id: holding.id } });
+      const rest = holdingAfterWithdrawal({ percentage: heldPct, invested: heldInvested }, { percentage: pct, invested });
+      if (rest.empty) await tx.holding.delete({ where: { id: holding.id } });
       else
         await tx.holding.update({
           where: { id: holding.id },
-          data: { ownershipPercentage: restPct.toFixed(6), investedAmount: heldInvested.minus(invested).toFixed(2) },
+          data: { ownershipPercentage: rest.percentage.toFixed(6), investedAmount: rest.invested.toFixed(2) },
         });
 
       const unit = await tx.unit.update({
         where: { id: row.unitId },
         // A sold-out unit has shares to offer again.
-        data: { availablePercentage: { increment: pct.toFixed(6) }, ...(unitStatus === UnitStatus.FUNDED ? { status: UnitStatus.AVAILABLE } : {}) },
+        data: {
+          availablePercentage: availabilityAfterWithdrawal(available, pct).toFixed(6),
+          ...(unitStatus === UnitStatus.FUNDED ? { status: UnitStatus.AVAILABLE } : {}),
+        },
         select: { totalValue: true, valuations: { select: { value: true }, orderBy: { valuedAt: 'desc' }, take: 1 } },
       });
-      const amount = cents(pct.times(dec(unit.valuations[0]?.value ?? unit.totalValue)).dividedBy(HUNDRED)).toFixed(2);
+      const amount = withdrawalPayoutAmount(pct, unit.valuations[0]?.value ?? unit.totalValue).toFixed(2);
       const payout = await tx.payout.create({
         data: {
           investorId: row.investorId,
