@@ -29,7 +29,7 @@ const USAGE = `Usage: npm run seed -- [--investors N] [--distributions N] [--see
 
   --investors N       generated investors besides the demo investor (default: SEED_INVESTORS or 200)
   --distributions N   keep generating until at least N distribution rows exist (e.g. 100000 for benchmarks)
-  --seed N            PRNG seed (default 42); the same seed gives the same data
+  --seed N            faker seed (default 42); the same seed gives the same data
   --reset             empty all application tables first (otherwise an already seeded database is left alone)
   --force             seed even when NODE_ENV=production (a staging system; start then needs ALLOW_DEMO_ACCOUNTS=true)
 

@@ -7,7 +7,8 @@ import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, NotificationType, PayoutSource, TransactionType, type DistributionType } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate, type Page } from '../pagination';
 import { ownerScope } from './access';
-import { allocate, cents, dec, sum, type DecimalInput } from './money';
+import { dec, type DecimalInput } from './money';
+import { fanOut, isPayable } from '../domain/money-rules';
 import { notify } from './notification.service';
 import { DISTRIBUTION, assertTransition, assertUpdated } from './state-machine';
 import { dayRange, listWhere } from './listing';
@@ -283,11 +284,13 @@ export class DistributionService {
       });
       if (holders.length === 0) throw new ConflictError('This unit has no holders to distribute to.');
 
-      const parts = allocate(gross, [...holders.map((h) => h.ownershipPercentage), unit.available_percentage]);
-      const shares = holders.map((h, i) => {
-        const fee = cents(parts[i].times(feeRate));
-        return { ...h, gross: parts[i], fee, net: parts[i].minus(fee) };
-      });
+      const split = fanOut(
+        gross,
+        feeRate,
+        holders.map((h) => h.ownershipPercentage),
+        unit.available_percentage,
+      );
+      const shares = holders.map((h, i) => ({ ...h, ...split.shares[i] }));
       const declaration = await tx.distributionDeclaration.create({
         data: {
           unitId: data.unitId,
@@ -295,9 +298,9 @@ export class DistributionService {
           type: data.type,
           grossAmount: gross.toFixed(2),
           feeRate: feeRate.toFixed(6),
-          fees: sum(shares.map((s) => s.fee)).toFixed(2),
-          netAmount: sum(shares.map((s) => s.net)).toFixed(2),
-          retainedAmount: parts[parts.length - 1].toFixed(2),
+          fees: split.fees.toFixed(2),
+          netAmount: split.net.toFixed(2),
+          retainedAmount: split.retained.toFixed(2),
           declaredById: user.id,
         },
         select: { id: true },
@@ -355,8 +358,8 @@ export class DistributionService {
     return this.prisma.$transaction(async (tx) => {
       const now = new Date();
       await moveDeclaration(tx, id, DistributionStatus.DISTRIBUTED, { distributedAt: now });
-      const rows = await tx.distribution.findMany({
-        where: { declarationId: id, netAmount: { gt: 0 } },
+      const holders = await tx.distribution.findMany({
+        where: { declarationId: id },
         select: {
           id: true,
           investorId: true,
@@ -369,6 +372,7 @@ export class DistributionService {
         },
         orderBy: { id: 'asc' },
       });
+      const rows = holders.filter((r) => isPayable(r.netAmount));
       const payouts = await tx.payout.createManyAndReturn({
         data: rows.map((r) => ({
           investorId: r.investorId,

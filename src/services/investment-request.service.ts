@@ -7,7 +7,8 @@ import { returning } from '../db/returning';
 import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate } from '../pagination';
 import { ownerScope, requireInvestor } from './access';
-import { Decimal, HUNDRED, dec, type DecimalInput } from './money';
+import { Decimal, dec, type DecimalInput } from './money';
+import { availabilityAfterInvestment, investmentShare } from '../domain/money-rules';
 import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
 import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-machine';
@@ -114,7 +115,7 @@ export class InvestmentRequestService {
     else if (max && amount.gt(max)) fields.amount = [`The amount field must not be greater than ${bound(max)}.`];
     if (!unit || Object.keys(fields).length) throw new ValidationError(fields);
 
-    const percentage = amount.dividedBy(dec(unit.totalValue)).times(HUNDRED).toDecimalPlaces(6, Decimal.ROUND_DOWN);
+    const percentage = investmentShare(amount, unit.totalValue);
     if (percentage.isZero()) throw ValidationError.field('amount', 'The amount field is too small to buy a share of this unit.');
 
     return this.prisma.$transaction(async (tx) => {
@@ -178,8 +179,11 @@ export class InvestmentRequestService {
           description: `Investment in ${request.unit.name} (${percentage.toDecimalPlaces(4).toString()} %)`,
         },
       });
-      const left = available.minus(percentage);
-      await tx.unit.update({ where: { id: unitId }, data: { availablePercentage: left.toFixed(6), ...(left.isZero() ? { status: UnitStatus.FUNDED } : {}) } });
+      const left = availabilityAfterInvestment(available, percentage);
+      await tx.unit.update({
+        where: { id: unitId },
+        data: { availablePercentage: left.available.toFixed(6), ...(left.soldOut ? { status: UnitStatus.FUNDED } : {}) },
+      });
       await notify(tx, {
         userId: request.investor.userId,
         type: NotificationType.INVESTMENT_REQUEST_REVIEWED,

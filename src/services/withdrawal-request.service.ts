@@ -7,7 +7,8 @@ import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate } from '../pagination';
 import { requireInvestor } from './access';
-import { HUNDRED, cents, dec, type DecimalInput } from './money';
+import { HUNDRED, dec, type DecimalInput } from './money';
+import { availabilityAfterWithdrawal, holdingAfterWithdrawal, withdrawalInvestedAmount, withdrawalPayoutAmount } from '../domain/money-rules';
 import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
 import { payPayout } from './payout.service';
@@ -142,7 +143,7 @@ export class WithdrawalRequestService {
         SELECT ownership_percentage, invested_amount FROM holdings
         WHERE investor_id = ${investorId} AND unit_id = ${data.unitId} FOR UPDATE`;
       const held = dec(holding?.ownership_percentage ?? 0);
-      const investedAmount = holding && held.gt(0) ? cents(dec(holding.invested_amount).times(percentage).dividedBy(held)) : null;
+      const investedAmount = holding && held.gt(0) ? withdrawalInvestedAmount(holding.invested_amount, held, percentage) : null;
       // Check and insert in one statement, with the holding locked: the request must fit in what is
       // held once every pending request is counted (this statement's snapshot, taken after the
       // lock, sees every request committed before it). One round trip fewer while the lock is held.
@@ -185,7 +186,8 @@ export class WithdrawalRequestService {
       const invested = dec(row.investedAmount);
       // Unit before holding, the order every availability change locks in, so none can deadlock;
       // NO KEY UPDATE leaves the unit open to inserts that merely reference it.
-      const [{ status: unitStatus }] = await tx.$queryRaw<{ status: UnitStatus }[]>`SELECT status FROM units WHERE id = ${row.unitId} FOR NO KEY UPDATE`;
+      const [{ status: unitStatus, available_percentage: available }] = await tx.$queryRaw<{ status: UnitStatus; available_percentage: DecimalInput }[]>`
+        SELECT status, available_percentage FROM units WHERE id = ${row.unitId} FOR NO KEY UPDATE`;
       const [holding] = await tx.$queryRaw<LockedHolding[]>`
         SELECT id, ownership_percentage, invested_amount FROM holdings
         WHERE investor_id = ${row.investorId} AND unit_id = ${row.unitId} FOR UPDATE`;
@@ -194,21 +196,24 @@ export class WithdrawalRequestService {
       if (!holding || pct.gt(heldPct) || invested.gt(heldInvested)) {
         throw new ConflictError(`The holding no longer covers this withdrawal: ${heldPct.toFixed(6)}% is held, ${pct.toFixed(6)}% was requested.`);
       }
-      const restPct = heldPct.minus(pct);
-      if (restPct.isZero()) await tx.holding.delete({ where: { id: holding.id } });
+      const rest = holdingAfterWithdrawal({ percentage: heldPct, invested: heldInvested }, { percentage: pct, invested });
+      if (rest.empty) await tx.holding.delete({ where: { id: holding.id } });
       else
         await tx.holding.update({
           where: { id: holding.id },
-          data: { ownershipPercentage: restPct.toFixed(6), investedAmount: heldInvested.minus(invested).toFixed(2) },
+          data: { ownershipPercentage: rest.percentage.toFixed(6), investedAmount: rest.invested.toFixed(2) },
         });
 
       const unit = await tx.unit.update({
         where: { id: row.unitId },
         // A sold-out unit has shares to offer again.
-        data: { availablePercentage: { increment: pct.toFixed(6) }, ...(unitStatus === UnitStatus.FUNDED ? { status: UnitStatus.AVAILABLE } : {}) },
+        data: {
+          availablePercentage: availabilityAfterWithdrawal(available, pct).toFixed(6),
+          ...(unitStatus === UnitStatus.FUNDED ? { status: UnitStatus.AVAILABLE } : {}),
+        },
         select: { totalValue: true, valuations: { select: { value: true }, orderBy: { valuedAt: 'desc' }, take: 1 } },
       });
-      const amount = cents(pct.times(dec(unit.valuations[0]?.value ?? unit.totalValue)).dividedBy(HUNDRED)).toFixed(2);
+      const amount = withdrawalPayoutAmount(pct, unit.valuations[0]?.value ?? unit.totalValue).toFixed(2);
       const payout = await tx.payout.create({
         data: {
           investorId: row.investorId,
