@@ -9,7 +9,8 @@ import bytes from 'bytes';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+// The package's main module also loads its 1 MB browser bundle; this one only says where the files are.
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';

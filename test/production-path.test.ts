@@ -77,7 +77,8 @@ if (serverUrl) {
         let output = '';
         run.stdout.on('data', (d) => (output += d));
         run.stderr.on('data', (d) => (output += d));
-        const exited = new Promise<number | null>((resolve) => run.on('exit', resolve));
+        // 'close', not 'exit': also waits for the group's other processes (npm, node) holding the output pipes.
+        const exited = new Promise<number | null>((resolve) => run.on('close', resolve));
         try {
           // Bounded wait for readiness (a fresh clone builds first), failing at once if the block stops.
           let ready = false;

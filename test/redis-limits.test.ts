@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createLogger } from '../src/logger';
+import { fromRoot } from '../src/paths';
 import { closeRedis, createRedis } from '../src/services/redis';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
 import { TEST_REDIS_URL as REDIS_URL, testRedis } from './support/test-redis';
@@ -43,6 +46,22 @@ describe('rate limits in Redis (REDIS_URL)', () => {
     } finally {
       await t.close();
     }
+  });
+
+  // In a process of its own, where no test runner keeps timers.
+  it('closing an unreachable Redis leaves no timer running', async () => {
+    const script = `
+      const { createRedis, closeRedis } = require('./src/services/redis');
+      const { createLogger } = require('./src/logger');
+      const redis = createRedis('redis://127.0.0.1:1', createLogger('silent'));
+      // Closed while waiting to retry: its connection refused and already closed.
+      redis.once('reconnecting', async () => {
+        await closeRedis(redis);
+        // Timers due now have fired by the next turn of the timer queue; anything left would keep the process alive.
+        setTimeout(() => console.log(JSON.stringify(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length - 1)), 0);
+      });`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['-r', fromRoot('test/support/ts-register.js'), '-e', script], { cwd: fromRoot() });
+    expect(JSON.parse(stdout)).toBe(0); // timers besides the one printing this
   });
 
   it('an unreachable Redis is logged once, not at every reconnection attempt', async () => {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { fromRoot } from '../src/paths';
-import { startEntry } from './support/entry-process';
+import { childDatabase, startEntry } from './support/entry-process';
 
 /** A span as OTLP/JSON carries it (ids hex-encoded). */
 interface Span {
@@ -62,16 +62,19 @@ function ancestry(spans: Span[], span: Span): Span[] {
 
 describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-tracing-'));
+  let db: Awaited<ReturnType<typeof childDatabase>>;
   let collector: Awaited<ReturnType<typeof startCollector>>;
   let server: ReturnType<typeof startEntry>;
   let base: string;
 
   beforeAll(async () => {
     collector = await startCollector();
+    // PostgreSQL runs: a copy of the test template (a fresh embedded database costs an initdb and every migration).
+    db = await childDatabase(dataDir, 'tracing');
     server = startEntry({
       NODE_ENV: 'development',
       DATABASE_URL: '',
-      DATA_DIR: dataDir,
+      ...db.env,
       SEED_ON_START: 'false',
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
       // JSON so that this test can read the export; operators get http/protobuf by default.
@@ -82,13 +85,14 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const { port } = await server.logged((l) => typeof l.port === 'number');
     await server.logged((l) => l.msg === 'ready');
     base = `http://127.0.0.1:${port as number}`;
-  }, 180_000); // a cold start (TypeScript compiled on the fly, fresh embedded database, migrations) on a busy machine
+  }, 180_000); // a cold start (TypeScript compiled on the fly; PGlite: a fresh embedded database, migrations) on a busy machine
   afterAll(async () => {
     if (server.child.exitCode === null) {
       server.child.kill('SIGTERM');
       await server.exited;
     }
     await collector.close();
+    await db.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -33,12 +33,38 @@ const importEsm = new Function('specifier', `return import(specifier); // ${proc
  */
 let engineClass: Promise<typeof SchemaEngine> | undefined;
 
+/**
+ * Timers the engine set that have not fired yet. Its glue never clears one (a 10 s lock timeout
+ * outlives every migration), so they are cleared once no engine is running; otherwise a finished
+ * `npm run migrate` (or a test run that migrated) stays alive until they fire.
+ */
+const engineTimers = new Set<NodeJS.Timeout>();
+let runningEngines = 0;
+
+/** The glue's imports, with setTimeout replaced by one whose timers are tracked in engineTimers. */
+function trackingTimers(glue: Record<string, unknown>): Record<string, unknown> {
+  const imports = { ...glue };
+  for (const name of Object.keys(glue).filter((n) => n.startsWith('__wbg_setTimeout_'))) {
+    imports[name] = (callback: () => void, ms: number) => {
+      const timer = setTimeout(() => {
+        engineTimers.delete(timer);
+        callback();
+      }, ms >>> 0);
+      engineTimers.add(timer);
+      return timer;
+    };
+  }
+  return imports;
+}
+
 function loadEngineClass(): Promise<typeof SchemaEngine> {
   engineClass ??= (async () => {
     const pkgDir = path.dirname(require.resolve('@prisma/schema-engine-wasm'));
     const glue = await importEsm(pathToFileURL(path.join(pkgDir, 'schema_engine_bg.js')).href);
     const bytes = await readFile(path.join(pkgDir, 'schema_engine_bg.wasm'));
-    const { instance } = (await (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly.instantiate(bytes, { './schema_engine_bg.js': glue })) as {
+    const { instance } = (await (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly.instantiate(bytes, {
+      './schema_engine_bg.js': trackingTimers(glue),
+    })) as {
       instance: { exports: Record<string, unknown> };
     };
     (glue.__wbg_set_wasm as (exports: unknown) => void)(instance.exports);
@@ -86,13 +112,21 @@ async function withEngine<T>(factory: SqlMigrationAwareDriverAdapterFactory, wor
   };
   const Engine = await loadEngineClass();
   const schema = await readFile(SCHEMA_PATH, 'utf8');
-  const engine = await Engine.new({ datamodels: [[SCHEMA_PATH, schema]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(tracked));
+  runningEngines++;
   try {
-    return await work(engine);
+    const engine = await Engine.new({ datamodels: [[SCHEMA_PATH, schema]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(tracked));
+    try {
+      return await work(engine);
+    } finally {
+      engine.free();
+      // allSettled: the engine may already have disposed of some; a second end() is harmless here.
+      await Promise.allSettled(opened.map((a) => a.dispose()));
+    }
   } finally {
-    engine.free();
-    // allSettled: the engine may already have disposed of some; a second end() is harmless here.
-    await Promise.allSettled(opened.map((a) => a.dispose()));
+    if (--runningEngines === 0) {
+      for (const timer of engineTimers) clearTimeout(timer);
+      engineTimers.clear();
+    }
   }
 }
 

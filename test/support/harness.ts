@@ -49,7 +49,8 @@ async function cloneTemplate(
     const template = new Blob([await readFile(info.location)]);
     const pglite = await PGlite.create({ loadDataDir: template });
     // PGlite has no replication: the "replica" is a second copy that the gateway reads from.
-    const replica = options.readReplica ? await openDatabase({ pglite: await PGlite.create({ loadDataDir: template }) }) : undefined;
+    const replicaPglite = options.readReplica ? await PGlite.create({ loadDataDir: template }) : undefined;
+    const replica = replicaPglite && (await openDatabase({ pglite: replicaPglite }));
     const open = async () => ({ ...(await openDatabase({ pglite, timeouts: databaseTimeouts(config) })), replicas: replica ? [replica.prisma] : [] });
     return {
       db: await open(),
@@ -58,6 +59,7 @@ async function cloneTemplate(
       drop: async () => {
         if (!pglite.closed) await pglite.close();
         await replica?.close();
+        await replicaPglite?.close(); // a PGlite passed in is the caller's to close (its timers keep a worker alive)
       },
     };
   }
