@@ -1879,35 +1879,26 @@ async function writePlan(
           created_at: distributedAt,
           updated_at: distributedAt,
         });
-        txRows.push({
-          id: ids.take('transactions'),
-          investor_id: investorId,
-          unit_id: unit.id,
-          type: TransactionType.DISTRIBUTION,
-          amount: money(netI),
-          description: `${label} · ${unit.name}`,
-          investment_request_id: null,
-          withdrawal_request_id: null,
-          distribution_id: id,
-          payout_id: payoutId,
-          occurred_at: distributedAt,
-          created_at: distributedAt,
-        });
-        // Paid at once (payPayout: the PAYOUT ledger row).
-        txRows.push({
-          id: ids.take('transactions'),
-          investor_id: investorId,
-          unit_id: unit.id,
-          type: TransactionType.PAYOUT,
-          amount: money(netI),
-          description: `Payout ${reference} · ${unit.name}`,
-          investment_request_id: null,
-          withdrawal_request_id: null,
-          distribution_id: id,
-          payout_id: payoutId,
-          occurred_at: distributedAt,
-          created_at: distributedAt,
-        });
+        // The distribution's ledger row, then (paid at once, as payPayout writes it) the PAYOUT row.
+        for (const [type, description] of [
+          [TransactionType.DISTRIBUTION, `${label} · ${unit.name}`],
+          [TransactionType.PAYOUT, `Payout ${reference} · ${unit.name}`],
+        ] as const) {
+          txRows.push({
+            id: ids.take('transactions'),
+            investor_id: investorId,
+            unit_id: unit.id,
+            type,
+            amount: money(netI),
+            description,
+            investment_request_id: null,
+            withdrawal_request_id: null,
+            distribution_id: id,
+            payout_id: payoutId,
+            occurred_at: distributedAt,
+            created_at: distributedAt,
+          });
+        }
         const userId = holding.investor.user.id;
         const list = lastPaid.get(userId) ?? [];
         list.push({
