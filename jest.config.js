@@ -1,7 +1,23 @@
-/** Shared by both projects: TypeScript through ts-jest, decorators' metadata loaded first. */
+/**
+ * Shared by both projects: TypeScript transpiled by SWC (type-checking is `npm run typecheck`), with
+ * the legacy decorators and their metadata that type-graphql reads; decorators' metadata loaded first.
+ */
 const base = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+        sourceMaps: 'inline',
+      },
+    ],
+  },
   setupFiles: ['reflect-metadata'],
   testMatch: ['**/*.test.ts'],
 };

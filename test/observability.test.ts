@@ -3,6 +3,13 @@ import { PushStatus } from '../src/generated/prisma/enums';
 import { captureLogger } from './support/log-capture';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
+// buildContext wrapped (same behaviour) so a test can see what each face hands it: compiled modules
+// export through getters, which jest.spyOn cannot replace.
+jest.mock('../src/context', () => {
+  const actual = jest.requireActual<typeof import('../src/context')>('../src/context');
+  return { ...actual, buildContext: jest.fn(actual.buildContext) };
+});
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const log = captureLogger('debug');
@@ -41,14 +48,11 @@ describe('request ids', () => {
   });
 
   it('hands the id to the context of both faces (RequestMeta.requestId)', async () => {
-    const spy = jest.spyOn(context, 'buildContext');
-    try {
-      await t.http.get('/api/v1/public/categories').set('x-request-id', 'rest-face-1');
-      await t.http.post('/graphql').set('x-request-id', 'graphql-face-1').send({ query: '{ publicCategories { id } }' });
-      expect(spy.mock.calls.map((c) => c[2].requestId)).toEqual(['rest-face-1', 'graphql-face-1']);
-    } finally {
-      spy.mockRestore();
-    }
+    const spy = jest.mocked(context.buildContext);
+    spy.mockClear();
+    await t.http.get('/api/v1/public/categories').set('x-request-id', 'rest-face-1');
+    await t.http.post('/graphql').set('x-request-id', 'graphql-face-1').send({ query: '{ publicCategories { id } }' });
+    expect(spy.mock.calls.map((c) => c[2].requestId)).toEqual(['rest-face-1', 'graphql-face-1']);
   });
 });
 
