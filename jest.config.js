@@ -1,23 +1,10 @@
 /**
- * Shared by both projects: TypeScript transpiled by SWC (type-checking is `npm run typecheck`), with
- * the legacy decorators and their metadata that type-graphql reads; decorators' metadata loaded first.
+ * Shared by both projects: TypeScript transpiled by SWC with the options in .swcrc — the same as
+ * `npm run build` — (type-checking is `npm run typecheck`); decorators' metadata loaded first.
  */
 const base = {
   testEnvironment: 'node',
-  transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      {
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
-          target: 'es2022',
-        },
-        module: { type: 'commonjs' },
-        sourceMaps: 'inline',
-      },
-    ],
-  },
+  transform: { '^.+\\.ts$': '@swc/jest' },
   setupFiles: ['reflect-metadata'],
   testMatch: ['**/*.test.ts'],
 };

@@ -3,7 +3,7 @@
 // than package-lock.json, or lacks the build tools (npm ci also runs the postinstall step that
 // generates the Prisma client), and regenerates the client if it is missing.
 //
-// Always with the dev dependencies: the compiler and type packages are needed to build, and npm
+// Always with the dev dependencies: the compiler (SWC) is needed to build, and npm
 // would leave them out when NODE_ENV=production (the README's production start). The container
 // image builds in one stage and ships `npm ci --omit=dev` + dist/ in another (see Dockerfile).
 import { execSync } from 'node:child_process';
@@ -11,7 +11,7 @@ import { existsSync, statSync } from 'node:fs';
 
 const installed = 'node_modules/.package-lock.json';
 const stale = !existsSync(installed) || statSync('package-lock.json').mtimeMs > statSync(installed).mtimeMs;
-const buildTools = existsSync('node_modules/typescript/package.json') && existsSync('node_modules/@types/node/package.json');
+const buildTools = existsSync('node_modules/@swc/cli/package.json') && existsSync('node_modules/@swc/core/package.json');
 if (stale || !buildTools) {
   console.log('> installing dependencies (npm ci --include=dev)');
   execSync('npm ci --include=dev --no-audit --no-fund', { stdio: 'inherit' });

@@ -1,8 +1,7 @@
-// Lets a child `node` process run the TypeScript sources directly (transpile only, with decorator
-// metadata, as the Jest transform in jest.config.js does), so tests can start the real entry point
-// without a build. Transpiled files are cached on disk by content hash: the tests start many such
-// processes, and transpiling the sources (the generated Prisma client above all) was most of a
-// start's CPU time.
+// Lets a child `node` process run the TypeScript sources directly (SWC with .swcrc, as the Jest
+// transform and `npm run build` do), so tests can start the real entry point without a build.
+// Transpiled files are cached on disk by content hash: the tests start many such processes, and
+// transpiling the sources (the generated Prisma client above all) was most of a start's CPU time.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -10,30 +9,19 @@ const path = require('node:path');
 const swc = require('@swc/core');
 const { version } = require('@swc/core/package.json');
 
-const options = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
-    target: 'es2022',
-  },
-  module: { type: 'commonjs' },
-  sourceMaps: false,
-  swcrc: false,
-};
+const configFile = path.join(__dirname, '..', '..', '.swcrc');
+const swcrc = fs.readFileSync(configFile, 'utf8');
 const cacheDir = path.join(os.tmpdir(), `gateway-swc-cache-${version}`);
 fs.mkdirSync(cacheDir, { recursive: true });
 
 require.extensions['.ts'] = (module, filename) => {
   const source = fs.readFileSync(filename, 'utf8');
-  const cached = path.join(
-    cacheDir,
-    `${crypto.createHash('sha256').update(JSON.stringify(options)).update(filename).update('\0').update(source).digest('hex')}.js`,
-  );
+  const cached = path.join(cacheDir, `${crypto.createHash('sha256').update(swcrc).update(filename).update('\0').update(source).digest('hex')}.js`);
   let outputText;
   try {
     outputText = fs.readFileSync(cached, 'utf8');
   } catch {
-    outputText = swc.transformSync(source, { ...options, filename }).code;
+    outputText = swc.transformSync(source, { filename, configFile, sourceMaps: false }).code;
     // Written under a unique name, then renamed: processes starting together never read half a file.
     const partial = `${cached}.${process.pid}.tmp`;
     fs.writeFileSync(partial, outputText);
