@@ -5,10 +5,12 @@
  * execution time per statement, summed per list. Unlike the end-to-end curve, this does not depend
  * on the gateway's CPU or on what else the machine runs, so it shows what grows with the table.
  *
- *   npm run build && node dist/bench/scale-db.js [--database-url URL] [--sizes N,N] [--runs N] [--plans]
+ *   npm run build && node dist/bench/scale-db.js [--database-url URL] [--sizes N,N] [--pages N,N] [--runs N] [--plans] [--combos]
  *
  * The databases are those of --scale (`<name>_10k`, …), seeded by it or by `npm run seed`.
- * --plans prints each statement's plan (text, from the last run) under its list.
+ * --plans prints each statement's plan (text, from the last run) under its list. --combos measures
+ * staff lists on two or more filters instead (COMBOS): the totals distribution_totals answers with
+ * one row (status with one other) and those only distribution_counts answers.
  */
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -17,7 +19,22 @@ import { Role } from '../src/generated/prisma/enums';
 import type { AuthUser } from '../src/domain/auth-user';
 import type { ReadReplicas } from '../src/db/read-replicas';
 import { DistributionService, type DistributionFilterInput } from '../src/services/distribution.service';
-import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues } from './scale';
+import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues, type ScaleList } from './scale';
+
+const COMBOS: ScaleList[] = [
+  { name: 'staff: pending, one unit', as: 'admin', filter: (v) => ({ status: 'PENDING', unitId: v.unitId }) },
+  { name: 'staff: distributed, one period', as: 'admin', filter: (v) => ({ status: 'DISTRIBUTED', period: v.period }) },
+  { name: 'staff: distributed, rental income', as: 'admin', filter: () => ({ status: 'DISTRIBUTED', type: 'RENTAL_INCOME' }) },
+  {
+    name: 'staff: distributed in one year, status distributed',
+    as: 'admin',
+    filter: (v) => ({ status: 'DISTRIBUTED', from: `${v.year}-01-01`, to: `${v.year}-12-31` }),
+  },
+  { name: 'staff: rental income, one unit', as: 'admin', filter: (v) => ({ type: 'RENTAL_INCOME', unitId: v.unitId }) },
+  { name: 'staff: rental income, one period', as: 'admin', filter: (v) => ({ type: 'RENTAL_INCOME', period: v.period }) },
+  { name: 'staff: one unit, one period', as: 'admin', filter: (v) => ({ unitId: v.unitId, period: v.period }) },
+  { name: 'staff: rental income, paid in one year', as: 'admin', filter: (v) => ({ type: 'RENTAL_INCOME', from: `${v.year}-01-01`, to: `${v.year}-12-31` }) },
+];
 
 interface Statement {
   text: string;
@@ -33,16 +50,20 @@ function parseArgs(argv: string[]) {
   const opts = {
     databaseUrl: process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/gateway_bench',
     sizes: SCALE_SIZES,
+    pages: SCALE_PAGES,
     runs: 7,
     plans: false,
+    lists: SCALE_LISTS,
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2) as [string, string | undefined];
     const value = () => inline ?? argv[++i];
     if (flag === '--database-url') opts.databaseUrl = value();
     else if (flag === '--sizes') opts.sizes = value().split(',').map(Number);
+    else if (flag === '--pages') opts.pages = value().split(',').map(Number);
     else if (flag === '--runs') opts.runs = Number(value());
     else if (flag === '--plans') opts.plans = true;
+    else if (flag === '--combos') opts.lists = COMBOS;
     else throw new Error(`unknown option ${flag}`);
   }
   return opts;
@@ -65,7 +86,7 @@ interface Row {
   buffers: number;
 }
 
-async function measureSize(databaseUrl: string, size: number, runs: number, plans: boolean): Promise<Row[]> {
+async function measureSize(databaseUrl: string, size: number, lists: ScaleList[], pages: number[], runs: number, plans: boolean): Promise<Row[]> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   let captured: Statement[] | null = null;
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
@@ -89,8 +110,8 @@ async function measureSize(databaseUrl: string, size: number, runs: number, plan
     };
     client.release();
     const rows: Row[] = [];
-    for (const list of SCALE_LISTS) {
-      for (const page of SCALE_PAGES) {
+    for (const list of lists) {
+      for (const page of pages) {
         captured = [];
         await service.list(users[list.as], toInput(list.filter(values)), page);
         const statements: Statement[] = captured;
@@ -127,17 +148,18 @@ async function measureSize(databaseUrl: string, size: number, runs: number, plan
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const rows: Row[] = [];
-  for (const size of opts.sizes) rows.push(...(await measureSize(scaleDatabaseUrl(opts.databaseUrl, size), size, opts.runs, opts.plans)));
+  for (const size of opts.sizes)
+    rows.push(...(await measureSize(scaleDatabaseUrl(opts.databaseUrl, size), size, opts.lists, opts.pages, opts.runs, opts.plans)));
   const sizes = opts.sizes;
   const first = sizes[0];
   const last = sizes[sizes.length - 1];
   const cell = (list: string, page: number, size: number) => rows.find((r) => r.list === list && r.page === page && r.size === size);
   const lines = [
-    `| list | page | ${sizes.map((s) => `${cell(SCALE_LISTS[0].name, 1, s)?.distributions ?? s} ms`).join(' | ')} | ${last} / ${first} | buffers ${sizes.join(' / ')} |`,
+    `| list | page | ${sizes.map((s) => `${cell(opts.lists[0].name, opts.pages[0], s)?.distributions ?? s} ms`).join(' | ')} | ${last} / ${first} | buffers ${sizes.join(' / ')} |`,
     `|---|---|${sizes.map(() => '---|').join('')}---|---|`,
   ];
-  for (const list of SCALE_LISTS) {
-    for (const page of SCALE_PAGES) {
+  for (const list of opts.lists) {
+    for (const page of opts.pages) {
       const cells = sizes.map((s) => cell(list.name, page, s));
       const ratio = (cells[cells.length - 1]?.ms ?? NaN) / (cells[0]?.ms ?? NaN);
       lines.push(
