@@ -774,7 +774,7 @@ async function prepareDatabase(
  * statistics and the visibility map (index-only scans). Cheap when nothing changed since.
  */
 async function vacuum(databaseUrl: string): Promise<void> {
-  await withClient(databaseUrl, (client) => client.query('VACUUM (ANALYZE) distributions, distribution_counts'));
+  await withClient(databaseUrl, (client) => client.query('VACUUM (ANALYZE) distributions, distribution_counts, distribution_totals'));
 }
 
 async function demoInvestorId(databaseUrl: string): Promise<number> {

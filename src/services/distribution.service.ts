@@ -95,6 +95,28 @@ interface PageRow {
   created_at: Date;
 }
 
+/** Where a staff list's total is kept in distribution_totals (migration distribution_totals). */
+type TotalSource = { key: string } | { status: DistributionStatus | null; gte?: Date; lt?: Date } | null;
+
+const isUtcMidnight = (d: Date | undefined) => d === undefined || d.getTime() % 86_400_000 === 0;
+
+/**
+ * One row (no filter, one of status, type, unit, period, or status and one of the others), or the
+ * days of a payment-date range of whole UTC days (with or without a status); null: any other mix.
+ */
+function totalSource({ status, type, unitId, period, distributedAt }: ListWhere): TotalSource {
+  const others = [type && `type|${type}`, unitId !== undefined && `unit|${unitId}`, period !== undefined && `period|${period}`].filter(
+    (k): k is string => typeof k === 'string',
+  );
+  if (distributedAt) {
+    const { gte, lt } = distributedAt;
+    return others.length === 0 && isUtcMidnight(gte) && isUtcMidnight(lt) ? { status: status ?? null, gte, lt } : null;
+  }
+  const keys = [...(status ? [`status|${status}`] : []), ...others];
+  if (keys.length <= 1) return { key: keys[0] ?? '' };
+  return keys.length === 2 && status ? { key: keys.join('|') } : null;
+}
+
 function toView({ unit, ...row }: Row): DistributionView {
   return { ...row, unitName: unit.name };
 }
@@ -217,14 +239,20 @@ export class DistributionService {
   }
 
   /**
-   * The exact total of a list. One investor's rows are few and indexed: counted. Any other list
-   * (staff, unfiltered or filtered on unit, period, type, status, payment date) sums the counts
-   * that triggers keep per combination in the writing transaction (migration distribution_counts),
-   * so it costs the same at a million rows as at ten thousand and is exact in every snapshot.
+   * The exact total of a list, from counts that triggers keep in the writing transaction, so it
+   * is exact in every snapshot. One investor's rows are few and indexed: counted. Unfiltered, on
+   * one of status, type, unit, period, or on status and one other: one row of distribution_totals.
+   * A payment-date range of whole UTC days (the API's Date filters), with or without a status: the
+   * sum of its days there. Any other mix sums distribution_counts (per unit, period, type, status
+   * and payment time) through its most selective filter's index (docs/benchmarks.md).
    */
   private async count(db: Prisma, where: ListWhere): Promise<number> {
     if (where.investorId !== undefined) return db.distribution.count({ where });
-    const { _sum } = await db.distributionCount.aggregate({ where, _sum: { n: true } });
+    const source = totalSource(where);
+    if (source && 'key' in source) return (await db.distributionTotal.findUnique({ where: { key: source.key }, select: { n: true } }))?.n ?? 0;
+    const { _sum } = source
+      ? await db.distributionTotal.aggregate({ where: { status: source.status, day: { gte: source.gte, lt: source.lt } }, _sum: { n: true } })
+      : await db.distributionCount.aggregate({ where, _sum: { n: true } });
     return _sum.n ?? 0;
   }
 
