@@ -260,9 +260,20 @@ const BENCH_JWT_SECRET = 'bench-only-secret-0123456789abcdef0123456789';
 /** Production mode serves /metrics only with this bearer token. */
 const BENCH_METRICS_TOKEN = 'bench-metrics-token';
 
+/**
+ * The node flags of the production start: package.json's `start` script, which the Dockerfile's CMD
+ * repeats (scripts/check-dockerfile.mjs checks that), so the gateway is measured as it runs there.
+ */
+async function productionNodeFlags(): Promise<string[]> {
+  const { scripts } = JSON.parse(await readFile(fromRoot('package.json'), 'utf8')) as { scripts: { start: string } };
+  const command = /\bnode((?: --\S+)*) dist\/src\/main\.js$/.exec(scripts.start);
+  if (!command) throw new Error(`package.json's start script does not end in "node [--flag…] dist/src/main.js": ${scripts.start}`);
+  return command[1].split(' ').filter(Boolean);
+}
+
 async function startGateway(databaseUrl: string): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [fromRoot('dist', 'src', 'main.js')], {
+  const child = spawn(process.execPath, [...(await productionNodeFlags()), fromRoot('dist', 'src', 'main.js')], {
     cwd: fromRoot(),
     env: {
       ...process.env,

@@ -136,6 +136,13 @@ for (const dev of ['jest', '@swc/jest', 'eslint', 'supertest', 'tsx', '@graphql-
   if (existsSync(path.join(final.dir, 'node_modules', dev))) throw new Error(`dev dependency ${dev} is in the runtime image`);
 }
 
+// The CMD is package.json's start command, node flags included (docs/benchmarks.md, "Memory"): the
+// image, `npm start` and the benchmark run the gateway alike.
+const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+const startCommand = /\bnode(?: --\S+)* dist\/src\/main\.js$/.exec(start)?.[0];
+if (final.cmd.join(' ') !== startCommand)
+  throw new Error(`CMD ${JSON.stringify(final.cmd)} differs from package.json's start command (${startCommand ?? start})`);
+
 const database = `gateway_dockerfile_${process.pid}`;
 const admin = new Client({ connectionString: serverUrl });
 await admin.connect();

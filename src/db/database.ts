@@ -1,9 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
@@ -126,11 +125,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
     };
   }
+  // Loaded only without DATABASE_URL: the embedded database and its adapter are of no use to a PostgreSQL gateway.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { PrismaPGlite } = require('pglite-prisma-adapter') as typeof import('pglite-prisma-adapter');
   let pglite = options.pglite;
   if (!pglite) {
     const dir = path.join(options.dataDir ?? './data', 'pglite');
     await mkdir(dir, { recursive: true });
-    pglite = await PGlite.create(dir);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    pglite = await (require('@electric-sql/pglite') as typeof import('@electric-sql/pglite')).PGlite.create(dir);
   }
   const client = pglite;
   const adapterFactory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;

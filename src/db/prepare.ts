@@ -26,7 +26,9 @@ export async function prepareDatabase(db: Database, config: Config, logger: Logg
       db,
       async () => {
         if (config.migrateOnStart) {
-          const applied = await applyMigrations(db.adapterFactory);
+          // The WASM schema engine stays resident once loaded (src/db/migrate.ts): ~10-30 MB that a
+          // restart against an up-to-date database does not need.
+          const applied = (await pendingMigrations(db)).length ? await applyMigrations(db.adapterFactory) : [];
           logger.info({ applied }, applied.length ? 'migrations applied' : 'database schema up to date');
         }
         if (config.seedOnStart && !(await isSeeded(db.prisma))) await seed(db, config, logger);

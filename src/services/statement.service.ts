@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import { NotFoundError, ValidationError } from '../domain/errors';
@@ -7,7 +8,7 @@ import { requireInvestor } from './access';
 import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
 import { dec, type Decimal, type DecimalInput } from './money';
 import { returnOn, type PortfolioService } from './portfolio.service';
-import { csvStream, pdfStream, type Cell, type Section, type Statement } from './statements/render';
+import { csvStream, type Cell, type Section, type Statement } from './statements/render';
 
 export enum StatementFormat {
   PDF = 'PDF',
@@ -21,6 +22,12 @@ const BATCH = 500;
 const DAY_MS = 86_400_000;
 /** A user without a settings row has the schema's defaults. */
 const DEFAULT_SETTINGS = { language: 'en', currency: 'USD' };
+
+/** pdfkit and its fonts are loaded with the first PDF, not at start-up: most processes never render one. */
+function pdfStream(statement: Statement): Readable {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./statements/pdf') as typeof import('./statements/pdf')).pdfStream(statement);
+}
 
 const FORMATS = {
   [StatementFormat.PDF]: { ext: 'pdf', contentType: 'application/pdf', render: pdfStream },
