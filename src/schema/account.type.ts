@@ -1,7 +1,6 @@
 import { IsDefined, IsNotEmpty, IsOptional, Matches, ValidateIf } from 'class-validator';
 import { ArgsType, Field, InputType } from 'type-graphql';
-import { PASSWORD_MESSAGE, PASSWORD_RULE } from './auth.type';
-import { Email, PASSWORD_MAX, Text } from './rules';
+import { Email, NewPassword, PASSWORD_MAX, PasswordConfirmation, Text } from './rules';
 
 @ArgsType()
 export class ForgotPasswordArgs {
@@ -24,13 +23,11 @@ export class ResetPasswordInput {
   token: string;
 
   @Field(() => String, { description: 'The new password: 8..128 characters with upper and lower case letters and a digit.' })
-  @Matches(PASSWORD_RULE, { message: PASSWORD_MESSAGE })
-  @Text('password', PASSWORD_MAX)
+  @NewPassword()
   password: string;
 
   @Field(() => String, { description: 'The new password again; must equal password.' })
-  @IsNotEmpty({ message: 'The password confirmation field is required.' })
-  @Text('password confirmation', PASSWORD_MAX)
+  @PasswordConfirmation()
   passwordConfirmation: string;
 }
 
@@ -42,13 +39,11 @@ export class ChangePasswordInput {
   currentPassword: string;
 
   @Field(() => String, { description: 'The new password: 8..128 characters with upper and lower case letters and a digit.' })
-  @Matches(PASSWORD_RULE, { message: PASSWORD_MESSAGE })
-  @Text('password', PASSWORD_MAX)
+  @NewPassword()
   password: string;
 
   @Field(() => String, { description: 'The new password again; must equal password.' })
-  @IsNotEmpty({ message: 'The password confirmation field is required.' })
-  @Text('password confirmation', PASSWORD_MAX)
+  @PasswordConfirmation()
   passwordConfirmation: string;
 }
 

@@ -1,10 +1,10 @@
-import { IsOptional, Matches, Min } from 'class-validator';
+import { IsOptional, Matches } from 'class-validator';
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { PERIOD_RULE } from './distribution.type';
 import { DistributionStatus, WithdrawalRequestStatus } from './enums';
 import { DecimalScalar } from './scalars';
-import { Text } from './rules';
+import { OptionalId, Text } from './rules';
 import type { CategoryAumView, DistributionTotalView, WithdrawalVolumeView } from '../services/analytics.service';
 
 export enum DistributionGrouping {
@@ -48,8 +48,7 @@ export class DistributionTotalsFilter {
   toPeriod?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'Only the distributions of this unit.' })
-  @IsOptional()
-  @Min(1, { message: 'The unit id field must be at least 1.' })
+  @OptionalId('unit id')
   unitId?: number | null;
 
   @Field(() => DistributionStatus, { nullable: true, description: 'Only distributions in this status (then CANCELLED ones can be asked for).' })

@@ -1,8 +1,8 @@
-import { IsOptional, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Role } from './enums';
-import { Text } from './rules';
+import { OptionalId, Text } from './rules';
 import { Paginated } from './pagination.type';
 import type { Prisma } from '../generated/prisma/client';
 import type { AuditActor as AuditActorView, AuditEventView } from '../services/audit.service';
@@ -45,8 +45,7 @@ export class AuditEventFilter {
   action?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'Only actions by this user id.' })
-  @IsOptional()
-  @Min(1, { message: 'The actor id field must be at least 1.' })
+  @OptionalId('actor id')
   actorId?: number | null;
 
   @Field(() => String, { nullable: true, description: 'Only actions on this kind of record, e.g. `withdrawal_request`.' })

@@ -1,8 +1,8 @@
-import { IsNotEmpty, IsOptional, Matches } from 'class-validator';
+import { IsNotEmpty, IsOptional } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { AuthResult } from '../services/auth.service';
 import { User } from './user.type';
-import { Email, PASSWORD_MAX, RequiredText, Text } from './rules';
+import { Email, NewPassword, PASSWORD_MAX, PasswordConfirmation, RequiredText, Text } from './rules';
 
 @ObjectType({ description: 'The answer of login, register and refreshToken: the user and a fresh token pair.' })
 export class AuthPayload implements AuthResult {
@@ -33,9 +33,6 @@ export class LoginArgs {
   deviceName?: string | null;
 }
 
-export const PASSWORD_RULE = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,}$/;
-export const PASSWORD_MESSAGE = 'The password field must be at least 8 characters and contain upper and lower case letters and a number.';
-
 @InputType({ description: 'A new investor account; the email must not be registered yet.' })
 export class RegisterInput {
   @Field(() => String, { description: 'Display name, 1..255 characters.' })
@@ -48,13 +45,11 @@ export class RegisterInput {
   email: string;
 
   @Field(() => String, { description: '8..128 characters with upper and lower case letters and a digit.' })
-  @Matches(PASSWORD_RULE, { message: PASSWORD_MESSAGE })
-  @Text('password', PASSWORD_MAX)
+  @NewPassword()
   password: string;
 
   @Field(() => String, { description: 'The password again; must equal password.' })
-  @IsNotEmpty({ message: 'The password confirmation field is required.' })
-  @Text('password confirmation', PASSWORD_MAX)
+  @PasswordConfirmation()
   passwordConfirmation: string;
 
   @Field(() => String, { nullable: true, description: 'Phone number, 6..32 characters.' })

@@ -1,8 +1,8 @@
-import { IsOptional, Min } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { CategoryRef } from './category.type';
 import { MembershipStatus } from './enums';
 import type { CategoryMembershipView } from '../services/category-membership.service';
+import { Id, OptionalId } from './rules';
 
 @ObjectType({ description: "An investor's subscription to a category: members hear of every new unit listed in it." })
 export class CategoryMembership implements CategoryMembershipView {
@@ -19,14 +19,13 @@ export class CategoryMembershipFilter {
   @Field(() => MembershipStatus, { nullable: true, description: 'Only memberships in this status.' }) status?: MembershipStatus | null;
 
   @Field(() => Int, { nullable: true, description: 'Staff only; investors always see their own.' })
-  @IsOptional()
-  @Min(1, { message: 'The investor id field must be at least 1.' })
+  @OptionalId('investor id')
   investorId?: number | null;
 }
 
 @ArgsType()
 export class CreateCategoryMembershipArgs {
   @Field(() => Int, { description: 'The active category to join; an unknown or inactive one is BAD_USER_INPUT, an active membership already there CONFLICT.' })
-  @Min(1, { message: 'The category id field must be at least 1.' })
+  @Id('category id')
   categoryId: number;
 }

@@ -1,10 +1,10 @@
-import { IsOptional, Matches, Min } from 'class-validator';
+import { IsOptional, Matches } from 'class-validator';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { DistributionStatus, DistributionType } from './enums';
 import { Paginated } from './pagination.type';
 import { DateScalar, DecimalScalar } from './scalars';
-import { Text } from './rules';
+import { Id, OptionalId, Text } from './rules';
 import type { DeclarationDetailView, DeclarationView, DistributionView } from '../services/distribution.service';
 
 export const PERIOD_RULE = /^\d{4}-Q[1-4]$/;
@@ -37,8 +37,7 @@ export class DistributionFilter {
   @Field(() => DistributionType, { nullable: true, description: 'Only distributions of this kind.' }) type?: DistributionType | null;
 
   @Field(() => Int, { nullable: true, description: 'Only distributions of this unit.' })
-  @IsOptional()
-  @Min(1, { message: 'The unit id field must be at least 1.' })
+  @OptionalId('unit id')
   unitId?: number | null;
 
   @Field(() => String, { nullable: true, description: 'Only this quarter, e.g. "2026-Q1".' })
@@ -51,8 +50,7 @@ export class DistributionFilter {
   @Field(() => DateScalar, { nullable: true, description: 'Last UTC date (inclusive) of distributedAt.' }) to?: Date | null;
 
   @Field(() => Int, { nullable: true, description: 'Staff only; investors always see their own.' })
-  @IsOptional()
-  @Min(1, { message: 'The investor id field must be at least 1.' })
+  @OptionalId('investor id')
   investorId?: number | null;
 }
 
@@ -88,8 +86,7 @@ export class DistributionDeclarationPage extends Paginated(DistributionDeclarati
 @InputType({ description: 'All optional and combined with AND.' })
 export class DistributionDeclarationFilter {
   @Field(() => Int, { nullable: true, description: 'Only declarations for this unit.' })
-  @IsOptional()
-  @Min(1, { message: 'The unit id field must be at least 1.' })
+  @OptionalId('unit id')
   unitId?: number | null;
 
   @Field(() => String, { nullable: true, description: 'Only this quarter, e.g. "2026-Q1".' })
@@ -104,7 +101,7 @@ export class DistributionDeclarationFilter {
 @InputType({ description: "A unit's profit for one quarter; one declaration per unit, period and type (CONFLICT otherwise). The unit needs holders." })
 export class DeclareDistributionInput {
   @Field(() => Int, { description: 'The unit whose profit is declared.' })
-  @Min(1, { message: 'The unit id field must be at least 1.' })
+  @Id('unit id')
   unitId: number;
 
   @Field(() => String, { description: 'The quarter it belongs to, e.g. "2026-Q1".' })

@@ -1,11 +1,12 @@
-import { IsOptional, Min } from 'class-validator';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { InvestmentRequestStatus } from './enums';
 import { Paginated } from './pagination.type';
+import { RequestFilter } from './request-filter.type';
 import { DecimalScalar } from './scalars';
 import { UnitRef } from './withdrawal-request.type';
 import type { InvestmentRequestView } from '../services/investment-request.service';
+import { Id } from './rules';
 
 @ObjectType({ description: 'A request to buy a share of a unit; an admin approves or rejects it.' })
 export class InvestmentRequest implements InvestmentRequestView {
@@ -29,25 +30,12 @@ export class InvestmentRequest implements InvestmentRequestView {
 export class InvestmentRequestPage extends Paginated(InvestmentRequest) {}
 
 @InputType({ description: 'All optional and combined with AND.' })
-export class InvestmentRequestFilter {
-  @Field(() => InvestmentRequestStatus, { nullable: true, description: 'Only requests in this status (PENDING: the review queue).' })
-  status?: InvestmentRequestStatus | null;
-
-  @Field(() => Int, { nullable: true, description: 'Only requests for this unit.' })
-  @IsOptional()
-  @Min(1, { message: 'The unit id field must be at least 1.' })
-  unitId?: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'Staff only; investors always see their own.' })
-  @IsOptional()
-  @Min(1, { message: 'The investor id field must be at least 1.' })
-  investorId?: number | null;
-}
+export class InvestmentRequestFilter extends RequestFilter(InvestmentRequestStatus) {}
 
 @InputType({ description: 'Needs an approved KYC status and an AVAILABLE unit with enough share left (CONFLICT otherwise).' })
 export class CreateInvestmentRequestInput {
   @Field(() => Int, { description: 'The unit to buy a share of.' })
-  @Min(1, { message: 'The unit id field must be at least 1.' })
+  @Id('unit id')
   unitId: number;
 
   @Field(() => DecimalScalar, { description: 'At least the larger of the platform and unit minimums, at most the platform maximum, 2 places.' })

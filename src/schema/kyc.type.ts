@@ -1,4 +1,3 @@
-import { IsOptional, Min } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { KycStatus } from '../services/investor.service';
 import { KycDocumentStatus, KycDocumentType } from './enums';
@@ -6,6 +5,7 @@ import './investor.type'; // registers the KycStatus enum used below
 import type { FileUpload } from '../services/storage/upload';
 import { UploadScalar } from './upload.type';
 import type { KycDocumentView, KycStatusSummaryView } from '../services/kyc.service';
+import { OptionalId } from './rules';
 
 @ObjectType({ description: 'An identity or address document an investor uploaded for verification (the file itself is not exposed).' })
 export class KycDocument implements KycDocumentView {
@@ -35,8 +35,7 @@ export class KycStatusSummary implements KycStatusSummaryView {
 @ArgsType()
 export class KycScopeArgs {
   @Field(() => Int, { nullable: true, description: 'Staff only; investors always get their own.' })
-  @IsOptional()
-  @Min(1, { message: 'The investor id field must be at least 1.' })
+  @OptionalId('investor id')
   investorId?: number | null;
 }
 

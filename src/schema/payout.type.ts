@@ -1,4 +1,3 @@
-import { IsOptional, Min } from 'class-validator';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { PayoutSource, PayoutStatus } from './enums';
@@ -6,6 +5,7 @@ import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
 import { UnitRef } from './withdrawal-request.type';
 import type { PayoutView } from '../services/payout.service';
+import { OptionalId } from './rules';
 
 @ObjectType({ description: 'Money sent to an investor: a distributed distribution or an approved withdrawal.' })
 export class Payout implements PayoutView {
@@ -32,12 +32,10 @@ export class PayoutFilter {
   @Field(() => PayoutSource, { nullable: true, description: 'Only payouts of this source.' }) source?: PayoutSource | null;
 
   @Field(() => Int, { nullable: true, description: 'Only payouts from this unit.' })
-  @IsOptional()
-  @Min(1, { message: 'The unit id field must be at least 1.' })
+  @OptionalId('unit id')
   unitId?: number | null;
 
   @Field(() => Int, { nullable: true, description: 'Staff only; investors always see their own.' })
-  @IsOptional()
-  @Min(1, { message: 'The investor id field must be at least 1.' })
+  @OptionalId('investor id')
   investorId?: number | null;
 }

@@ -1,4 +1,3 @@
-import { IsOptional, Min } from 'class-validator';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { TransactionType } from './enums';
@@ -7,6 +6,7 @@ import { DateScalar, DecimalScalar } from './scalars';
 import { UnitRef } from './withdrawal-request.type';
 import type { QuarterView } from '../services/dashboard.service';
 import type { PerformanceView, PortfolioHoldingView, PortfolioView, TransactionView, UnitPerformanceView } from '../services/portfolio.service';
+import { OptionalId } from './rules';
 
 @ObjectType({ description: "One holding, valued at the unit's latest valuation (its total value when it has none)." })
 export class PortfolioHolding implements PortfolioHoldingView {
@@ -85,15 +85,13 @@ export class TransactionFilter {
   @Field(() => TransactionType, { nullable: true, description: 'Only entries of this kind.' }) type?: TransactionType | null;
 
   @Field(() => Int, { nullable: true, description: 'Only entries of this unit.' })
-  @IsOptional()
-  @Min(1, { message: 'The unit id field must be at least 1.' })
+  @OptionalId('unit id')
   unitId?: number | null;
 
   @Field(() => DateScalar, { nullable: true, description: 'First UTC date (inclusive) of occurredAt.' }) from?: Date | null;
   @Field(() => DateScalar, { nullable: true, description: 'Last UTC date (inclusive) of occurredAt.' }) to?: Date | null;
 
   @Field(() => Int, { nullable: true, description: 'Staff only; investors always see their own.' })
-  @IsOptional()
-  @Min(1, { message: 'The investor id field must be at least 1.' })
+  @OptionalId('investor id')
   investorId?: number | null;
 }

@@ -1,4 +1,4 @@
-import { IsNotEmpty, ValidateBy, isEmail, type ValidationArguments } from 'class-validator';
+import { IsNotEmpty, IsOptional, Matches, Min, ValidateBy, isEmail, type ValidationArguments } from 'class-validator';
 
 export interface TextOptions {
   /** Fewest characters (Laravel's `between:min,max` message then); default none. */
@@ -76,3 +76,32 @@ export function Email(label: string): PropertyDecorator {
 
 /** Passwords: bounded before they reach the hash (contract §1: 8..128 for new ones). */
 export const PASSWORD_MAX = 128;
+const PASSWORD_RULE = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,}$/;
+
+/** A new password (register, reset, change): 8..128 characters with upper and lower case letters and a digit. */
+export function NewPassword(): PropertyDecorator {
+  return (target, key) => {
+    Text('password', PASSWORD_MAX)(target, key);
+    Matches(PASSWORD_RULE, {
+      message: 'The password field must be at least 8 characters and contain upper and lower case letters and a number.',
+    })(target, key);
+  };
+}
+
+/** The new password typed again; that it equals the password is the service's rule. */
+export function PasswordConfirmation(): PropertyDecorator {
+  return RequiredText('password confirmation', PASSWORD_MAX);
+}
+
+/** A required id argument or input field: an integer of at least 1, with Laravel's message. */
+export function Id(label: string): PropertyDecorator {
+  return Min(1, { message: `The ${label} field must be at least 1.` });
+}
+
+/** An optional id (filters): absent or null is fine, otherwise as Id. */
+export function OptionalId(label: string): PropertyDecorator {
+  return (target, key) => {
+    Id(label)(target, key);
+    IsOptional()(target, key);
+  };
+}

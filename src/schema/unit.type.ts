@@ -1,11 +1,11 @@
-import { IsOptional, IsUrl, Matches, Min } from 'class-validator';
+import { IsOptional, IsUrl, Matches } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { CategoryRef } from './category.type';
 import { UnitStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
-import { RequiredText, Text } from './rules';
+import { Id, OptionalId, RequiredText, Text } from './rules';
 import type { MyHoldingView, UnitView } from '../services/unit.service';
 import type { UnitValuation as UnitValuationRow } from '../generated/prisma/client';
 
@@ -61,8 +61,7 @@ export class UnitValuation implements UnitValuationRow {
 @InputType({ description: 'All optional; the min investment bounds are inclusive.' })
 export class UnitFilter {
   @Field(() => Int, { nullable: true, description: 'Only units of this category.' })
-  @IsOptional()
-  @Min(1, { message: 'The category id field must be at least 1.' })
+  @OptionalId('category id')
   categoryId?: number | null;
 
   @Field(() => UnitStatus, { nullable: true, description: 'Default AVAILABLE (public lists: AVAILABLE and FUNDED).' })
@@ -99,7 +98,7 @@ export class CreateUnitInput {
   location: string;
 
   @Field(() => Int, { description: 'The category the unit belongs to.' })
-  @Min(1, { message: 'The category id field must be at least 1.' })
+  @Id('category id')
   categoryId: number;
 
   @Field(() => UnitStatus, { nullable: true, description: 'DRAFT (default) or AVAILABLE.' })
@@ -134,8 +133,7 @@ export class UpdateUnitInput {
   location?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'Move the unit to this category.' })
-  @IsOptional()
-  @Min(1, { message: 'The category id field must be at least 1.' })
+  @OptionalId('category id')
   categoryId?: number | null;
 
   @Field(() => UnitStatus, { nullable: true, description: 'DRAFT → AVAILABLE → FUNDED → CLOSED (also AVAILABLE → CLOSED, FUNDED → AVAILABLE).' })
@@ -160,7 +158,7 @@ export class UpdateUnitInput {
 @ArgsType()
 export class RecordUnitValuationArgs {
   @Field(() => Int, { description: 'The unit valued.' })
-  @Min(1, { message: 'The unit id field must be at least 1.' })
+  @Id('unit id')
   unitId: number;
 
   @Field(() => DecimalScalar, { description: 'Value of the whole unit (Decimal, > 0, 2 places); it becomes the unit’s currentValue if it is the newest.' })

@@ -1,10 +1,10 @@
-import { IsOptional, Min } from 'class-validator';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../services/money';
 import { WithdrawalRequestStatus } from './enums';
 import { Paginated } from './pagination.type';
+import { RequestFilter } from './request-filter.type';
 import { DecimalScalar } from './scalars';
-import { RequiredText } from './rules';
+import { Id, RequiredText } from './rules';
 import type { UnitRefView } from '../services/unit.service';
 import type { WithdrawalRequestView } from '../services/withdrawal-request.service';
 
@@ -37,25 +37,12 @@ export class WithdrawalRequest implements WithdrawalRequestView {
 export class WithdrawalRequestPage extends Paginated(WithdrawalRequest) {}
 
 @InputType({ description: 'All optional and combined with AND.' })
-export class WithdrawalRequestFilter {
-  @Field(() => WithdrawalRequestStatus, { nullable: true, description: 'Only requests in this status (PENDING: the review queue).' })
-  status?: WithdrawalRequestStatus | null;
-
-  @Field(() => Int, { nullable: true, description: 'Only requests for this unit.' })
-  @IsOptional()
-  @Min(1, { message: 'The unit id field must be at least 1.' })
-  unitId?: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'Staff only; investors always see their own.' })
-  @IsOptional()
-  @Min(1, { message: 'The investor id field must be at least 1.' })
-  investorId?: number | null;
-}
+export class WithdrawalRequestFilter extends RequestFilter(WithdrawalRequestStatus) {}
 
 @InputType({ description: 'Needs an approved KYC status and a holding that covers the share with the pending requests (CONFLICT otherwise).' })
 export class CreateWithdrawalRequestInput {
   @Field(() => Int, { description: 'The unit held.' })
-  @Min(1, { message: 'The unit id field must be at least 1.' })
+  @Id('unit id')
   unitId: number;
 
   @Field(() => DecimalScalar, { description: 'Share of the unit to withdraw, in percent (0 < p ≤ 100, up to 6 places).' })

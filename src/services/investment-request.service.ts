@@ -12,17 +12,13 @@ import { availabilityAfterInvestment, investmentShare } from '../domain/money-ru
 import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
 import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-machine';
-import { listWhere } from './listing';
+import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
 import { audit, pick } from './audit.service';
 
 type Tx = PrismaNs.TransactionClient;
 
-export interface InvestmentRequestFilterInput {
-  status?: InvestmentRequestStatus | null;
-  unitId?: number | null;
-  investorId?: number | null;
-}
+export type InvestmentRequestFilterInput = RequestFilterInput<InvestmentRequestStatus>;
 
 export interface CreateInvestmentRequestData {
   unitId: number;

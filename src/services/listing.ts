@@ -4,6 +4,13 @@ import { ownerScope } from './access';
 
 const DAY_MS = 86_400_000;
 
+/** The filter of the money-request lists (investment and withdrawal requests), for their status enum. */
+export interface RequestFilterInput<S> {
+  status?: S | null;
+  unitId?: number | null;
+  investorId?: number | null;
+}
+
 /**
  * The `where` of an investor-scoped list: staff may narrow it to one investor, investors always get
  * their own rows (ownerScope wins), then each listed filter field that is set, as an equality.

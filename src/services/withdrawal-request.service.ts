@@ -13,15 +13,11 @@ import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
 import { payPayout } from './payout.service';
 import { WITHDRAWAL_REQUEST, assertTransition, assertUpdated } from './state-machine';
-import { listWhere } from './listing';
+import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
 import { audit, pick } from './audit.service';
 
-export interface WithdrawalRequestFilterInput {
-  status?: WithdrawalRequestStatus | null;
-  unitId?: number | null;
-  investorId?: number | null;
-}
+export type WithdrawalRequestFilterInput = RequestFilterInput<WithdrawalRequestStatus>;
 
 export interface CreateWithdrawalRequestData {
   unitId: number;
