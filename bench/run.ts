@@ -33,6 +33,7 @@ import { fromRoot } from '../src/paths';
 import { loadOperations } from '../src/rest/operations';
 import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues } from './scale';
 import { present } from '../src/invariant';
+import { integerListOption, integerOption, parseCommandLine } from '../scripts/command';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -61,64 +62,31 @@ const USAGE = `Usage: npm run bench -- [options]
                        there --duration defaults to 3 and --warmup to 1
   --sizes N,N          the data set sizes of --scale (default 10000,100000,1000000)`;
 
-function parseArgs(argv: string[]): Options {
+function parseBenchArgs(): Options {
+  const values = parseCommandLine(
+    {
+      'database-url': { type: 'string' },
+      distributions: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      reseed: { type: 'boolean', default: false },
+      scale: { type: 'boolean', default: false },
+      sizes: { type: 'string' },
+    },
+    USAGE,
+  );
   const opts: Options = {
-    databaseUrl: process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/gateway_bench',
-    distributions: 100_000,
-    duration: 10,
-    warmup: 2,
-    connections: [64, 10],
-    reseed: false,
-    scale: false,
-    sizes: SCALE_SIZES,
+    databaseUrl: values['database-url'] ?? (process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/gateway_bench'),
+    distributions: integerOption('distributions', values.distributions, 1) ?? 100_000,
+    // --scale measures many short lists: shorter defaults there.
+    duration: integerOption('duration', values.duration, 1) ?? (values.scale ? 3 : 10),
+    warmup: integerOption('warmup', values.warmup, 0) ?? (values.scale ? 1 : 2),
+    connections: integerListOption('connections', values.connections, 1) ?? [64, 10],
+    reseed: values.reseed,
+    scale: values.scale,
+    sizes: integerListOption('sizes', values.sizes, 1) ?? SCALE_SIZES,
   };
-  const positive = (flag: string, raw: string | undefined, min = 1): number => {
-    const n = Number(raw);
-    if (raw === undefined || raw === '' || !Number.isInteger(n) || n < min) throw new Error(`${flag} expects an integer >= ${min}, got "${raw ?? ''}"`);
-    return n;
-  };
-  const given = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2) as [string, string | undefined];
-    const value = () => inline ?? argv[++i];
-    switch (flag) {
-      case '--database-url':
-        opts.databaseUrl = value() ?? '';
-        break;
-      case '--distributions':
-        opts.distributions = positive(flag, value());
-        break;
-      case '--duration':
-        opts.duration = positive(flag, value());
-        given.add(flag);
-        break;
-      case '--warmup':
-        opts.warmup = positive(flag, value(), 0);
-        given.add(flag);
-        break;
-      case '--connections':
-        opts.connections = (value() ?? '').split(',').map((c) => positive(flag, c));
-        break;
-      case '--reseed':
-        opts.reseed = true;
-        break;
-      case '--scale':
-        opts.scale = true;
-        break;
-      case '--sizes':
-        opts.sizes = (value() ?? '').split(',').map((c) => positive(flag, c));
-        break;
-      case '-h':
-      case '--help':
-        console.log(USAGE);
-        process.exit(0);
-        break;
-      default:
-        throw new Error(`unknown argument "${argv[i]}"\n\n${USAGE}`);
-    }
-  }
-  if (opts.scale && !given.has('--duration')) opts.duration = 3;
-  if (opts.scale && !given.has('--warmup')) opts.warmup = 1;
   const url = new URL(opts.databaseUrl);
   if (!/^postgres(ql)?:$/.test(url.protocol)) throw new Error(`--database-url must be a postgresql:// URL, got "${redact(opts.databaseUrl)}"`);
   // The benchmark is loopback-only by design: no load is ever sent off the machine.
@@ -799,7 +767,7 @@ async function demoInvestorId(databaseUrl: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = parseBenchArgs();
   if (opts.scale) return runScale(opts);
   const startedAt = new Date();
   console.log(`Database: ${redact(opts.databaseUrl)}`);

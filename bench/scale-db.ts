@@ -19,6 +19,7 @@ import { Role } from '../src/generated/prisma/enums';
 import type { AuthUser } from '../src/domain/auth-user';
 import type { ReadReplicas } from '../src/db/read-replicas';
 import { DistributionService, type DistributionFilterInput } from '../src/services/distribution.service';
+import { integerListOption, integerOption, parseCommandLine } from '../scripts/command';
 import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues, type ScaleList } from './scale';
 
 const COMBOS: ScaleList[] = [
@@ -46,27 +47,28 @@ interface ExplainRoot {
   Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number };
 }
 
-function parseArgs(argv: string[]) {
-  const opts = {
-    databaseUrl: process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/gateway_bench',
-    sizes: SCALE_SIZES,
-    pages: SCALE_PAGES,
-    runs: 7,
-    plans: false,
-    lists: SCALE_LISTS,
+const USAGE = `Usage: npm run build && node dist/bench/scale-db.js [--database-url URL] [--sizes N,N] [--pages N,N] [--runs N] [--plans] [--combos]`;
+
+function parseScaleArgs() {
+  const values = parseCommandLine(
+    {
+      'database-url': { type: 'string' },
+      sizes: { type: 'string' },
+      pages: { type: 'string' },
+      runs: { type: 'string' },
+      plans: { type: 'boolean', default: false },
+      combos: { type: 'boolean', default: false },
+    },
+    USAGE,
+  );
+  return {
+    databaseUrl: values['database-url'] ?? (process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/gateway_bench'),
+    sizes: integerListOption('sizes', values.sizes, 1) ?? SCALE_SIZES,
+    pages: integerListOption('pages', values.pages, 1) ?? SCALE_PAGES,
+    runs: integerOption('runs', values.runs, 1) ?? 7,
+    plans: values.plans,
+    lists: values.combos ? COMBOS : SCALE_LISTS,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split('=', 2) as [string, string | undefined];
-    const value = () => inline ?? argv[++i];
-    if (flag === '--database-url') opts.databaseUrl = value();
-    else if (flag === '--sizes') opts.sizes = value().split(',').map(Number);
-    else if (flag === '--pages') opts.pages = value().split(',').map(Number);
-    else if (flag === '--runs') opts.runs = Number(value());
-    else if (flag === '--plans') opts.plans = true;
-    else if (flag === '--combos') opts.lists = COMBOS;
-    else throw new Error(`unknown option ${flag}`);
-  }
-  return opts;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -146,7 +148,7 @@ async function measureSize(databaseUrl: string, size: number, lists: ScaleList[]
 }
 
 async function main(): Promise<void> {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = parseScaleArgs();
   const rows: Row[] = [];
   for (const size of opts.sizes)
     rows.push(...(await measureSize(scaleDatabaseUrl(opts.databaseUrl, size), size, opts.lists, opts.pages, opts.runs, opts.plans)));

@@ -9,13 +9,12 @@
  */
 import 'reflect-metadata';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { read } from 'read';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
 import { pendingMigrations } from '../src/db/migrate';
 import { ensureAdminAccount } from '../src/services/admin-account.service';
-import { CommandError, runCommand } from './command';
+import { CommandError, parseCommandLine, runCommand } from './command';
 
 const USAGE = `Usage: npm run admin:create -- --email E --name N [--password P]
   --email      the admin's login
@@ -24,18 +23,7 @@ const USAGE = `Usage: npm run admin:create -- --email E --name N [--password P]
 Environment: DATABASE_URL (PostgreSQL; unset = embedded PGlite under DATA_DIR)`;
 
 function parse(): { email: string; name: string; password?: string } {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (err) {
-    throw new CommandError(`${(err as Error).message}\n${USAGE}`);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  const values = parseCommandLine({ email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } }, USAGE);
   if (!values.email || !values.name) throw new CommandError(`--email and --name are required\n${USAGE}`);
   return { email: values.email, name: values.name, password: values.password };
 }

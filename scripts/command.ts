@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../src/config';
 import { ValidationError } from '../src/errors';
 
@@ -15,4 +16,38 @@ export function runCommand(main: () => Promise<void>): void {
     else console.error(err);
     process.exit(1);
   });
+}
+
+type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
+type Values<O extends OptionsConfig> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true }>>['values'];
+
+/**
+ * A command's options through node:util's parseArgs (strict: an unknown option or a missing value is
+ * refused with the usage); `--help`/`-h` prints the usage and exits 0.
+ */
+export function parseCommandLine<const O extends OptionsConfig>(options: O, usage: string, args = process.argv.slice(2)): Values<O> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } } as OptionsConfig, strict: true });
+  } catch (err) {
+    throw new CommandError(`${(err as Error).message}\n\n${usage}`);
+  }
+  if (parsed.values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return parsed.values as Values<O>;
+}
+
+/** An integer option's value (at least `min`); absent stays undefined. */
+export function integerOption(flag: string, raw: string | undefined, min = 0): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(n) || n < min) throw new CommandError(`--${flag} expects an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+/** A comma-separated list of integers (each at least `min`); absent stays undefined. */
+export function integerListOption(flag: string, raw: string | undefined, min = 0): number[] | undefined {
+  return raw?.split(',').map((item) => integerOption(flag, item, min) as number);
 }

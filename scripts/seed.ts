@@ -14,7 +14,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
 import { migrateDatabase } from '../src/db/migrate';
-import { CommandError, runCommand } from './command';
+import { CommandError, integerOption, parseCommandLine, runCommand } from './command';
 import { DEMO_EMAILS, DEMO_PASSWORD, isSeeded, seedDemoData, type SeedOptions } from '../src/db/seed';
 
 interface Args {
@@ -35,42 +35,24 @@ const USAGE = `Usage: npm run seed -- [--investors N] [--distributions N] [--see
 
 Environment: DATABASE_URL (PostgreSQL; unset = embedded PGlite), DATA_DIR (PGlite files, default ./data)`;
 
-function parseArgs(argv: string[]): Args {
-  const args: Args = { reset: false, force: false };
-  const count = (flag: string, raw: string | undefined): number => {
-    const n = Number(raw);
-    if (raw === undefined || raw === '' || !Number.isInteger(n) || n < 0) throw new CommandError(`${flag} expects a non-negative integer, got "${raw ?? ''}"`);
-    return n;
+function parseSeedArgs(): Args {
+  const values = parseCommandLine(
+    {
+      investors: { type: 'string' },
+      distributions: { type: 'string' },
+      seed: { type: 'string' },
+      reset: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
+    },
+    USAGE,
+  );
+  return {
+    investors: integerOption('investors', values.investors),
+    distributions: integerOption('distributions', values.distributions),
+    seed: integerOption('seed', values.seed),
+    reset: values.reset,
+    force: values.force,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split('=', 2) as [string, string | undefined];
-    const value = () => inline ?? argv[++i];
-    switch (flag) {
-      case '--investors':
-        args.investors = count(flag, value());
-        break;
-      case '--distributions':
-        args.distributions = count(flag, value());
-        break;
-      case '--seed':
-        args.seed = count(flag, value());
-        break;
-      case '--reset':
-        args.reset = true;
-        break;
-      case '--force':
-        args.force = true;
-        break;
-      case '-h':
-      case '--help':
-        console.log(USAGE);
-        process.exit(0);
-        break;
-      default:
-        throw new CommandError(`unknown argument "${argv[i]}"\n\n${USAGE}`);
-    }
-  }
-  return args;
 }
 
 /** A progress bar on a terminal, a line every few seconds (and per stage) otherwise. */
@@ -108,7 +90,7 @@ function progressReporter(): { onProgress: NonNullable<SeedOptions['onProgress']
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseSeedArgs();
   const config = loadConfig();
   if (config.env === 'production' && !args.force) {
     throw new CommandError('refusing to load demo data with NODE_ENV=production (its logins share a public password); add --force for a staging system');
