@@ -5,6 +5,7 @@ import { DatabaseHealth } from '../db/health';
 
 /** A command Redis has not answered by then fails (a partition never closes the connection). */
 const COMMAND_TIMEOUT_MS = 1000;
+const CONNECT_TIMEOUT_MS = 2000;
 
 /**
  * The one Redis connection of a process (REDIS_URL), for whatever instances share: rate limits and
@@ -17,7 +18,7 @@ export function createRedis(url: string, logger: Logger): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
+    connectTimeout: CONNECT_TIMEOUT_MS,
     commandTimeout: COMMAND_TIMEOUT_MS,
     // How long a dropped connection may take to close before it is destroyed. ioredis arms this timer
     // even when the connection is already closed (never connected, or refused), and then nothing
@@ -50,11 +51,21 @@ export async function closeRedis(redis: Redis): Promise<void> {
 export class RedisHealth {
   private readonly pings: DatabaseHealth;
 
-  constructor(redis: Redis) {
+  /** `firstConnectionMs`: how long start() waits for the connection (its connect and ready check). */
+  constructor(
+    private readonly redis: Redis,
+    private readonly firstConnectionMs = CONNECT_TIMEOUT_MS + COMMAND_TIMEOUT_MS,
+  ) {
     this.pings = new DatabaseHealth((timeoutMs) => withTimeout(redis.ping(), timeoutMs));
   }
 
-  start(): Promise<void> {
+  /**
+   * Waits for the connection's first outcome (ready, failed, or the bound), then pings once. Without
+   * the wait a starting instance pinged before its connection was ready (no offline queue: the ping
+   * failed), and its first requests counted limits and cached persisted queries on their own.
+   */
+  async start(): Promise<void> {
+    await firstOutcome(this.redis, this.firstConnectionMs);
     return this.pings.start();
   }
 
@@ -67,4 +78,19 @@ export class RedisHealth {
     const status = this.pings.status();
     return status.ok ? 'ok' : `degraded (${status.detail}): rate limits counted and persisted queries cached per instance`;
   }
+}
+
+/** Resolves when the connection is ready, has failed or ended, or after `boundMs`, whichever is first. */
+function firstOutcome(redis: Redis, boundMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const events = ['ready', 'error', 'end'] as const;
+    const done = () => {
+      clearTimeout(timer);
+      for (const event of events) redis.off(event, done);
+      resolve();
+    };
+    const timer = setTimeout(done, boundMs);
+    for (const event of events) redis.once(event, done);
+  });
 }
