@@ -26,5 +26,5 @@ export default tseslint.config(
   // Tests read answers they have just asserted on (`res.body.data!`): a null there fails the test anyway.
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
   // Plain CommonJS helpers (a require hook for child processes).
-  { files: ['**/*.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  { files: ['**/*.js', '**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

@@ -132,7 +132,7 @@ for (const stage of stages) {
 }
 
 // Production dependencies only in the final image.
-for (const dev of ['jest', '@swc/jest', 'eslint', 'supertest', 'tsx', '@graphql-codegen/cli']) {
+for (const dev of ['jest', '@swc/jest', '@swc/core', 'eslint', 'supertest', '@graphql-codegen/cli']) {
   if (existsSync(path.join(final.dir, 'node_modules', dev))) throw new Error(`dev dependency ${dev} is in the runtime image`);
 }
 

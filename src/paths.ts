@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-/** The repository root, whether running from src/ (Jest, tsx) or from the compiled dist/src/. */
+/** The repository root, whether running from src/ (Jest, scripts/ts-register.cjs) or from the compiled dist/src/. */
 function findRoot(dir: string): string {
   for (let d = dir; ; d = path.dirname(d)) {
     if (existsSync(path.join(d, 'package.json')) && existsSync(path.join(d, 'prisma'))) return d;

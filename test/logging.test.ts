@@ -10,7 +10,7 @@ function printed(options: { env?: string; format?: string; tty: boolean }): stri
     `const logger = createLogger('info', { env: ${JSON.stringify(options.env)}, format: ${JSON.stringify(options.format)} });`,
     "logger.info({ unit: 'A-1' }, 'hello operator');",
   ].join('\n');
-  return execFileSync(process.execPath, ['-r', fromRoot('test/support/ts-register.js'), '-e', script], { cwd: fromRoot('.'), encoding: 'utf8' });
+  return execFileSync(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), '-e', script], { cwd: fromRoot('.'), encoding: 'utf8' });
 }
 
 describe('log format', () => {

@@ -55,7 +55,7 @@ describe('a finished migration', () => {
         console.log(JSON.stringify({ applied, resources: process.getActiveResourcesInfo() }));
       })();`;
     try {
-      const { stdout } = await promisify(execFile)(process.execPath, ['-r', fromRoot('test/support/ts-register.js'), '-e', script], {
+      const { stdout } = await promisify(execFile)(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), '-e', script], {
         cwd: fromRoot(),
         env: { ...process.env, DATABASE_URL: copy?.url ?? '', TEMPLATE_TARBALL: info.location },
       });

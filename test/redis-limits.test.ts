@@ -60,7 +60,7 @@ describe('rate limits in Redis (REDIS_URL)', () => {
         // Timers due now have fired by the next turn of the timer queue; anything left would keep the process alive.
         setTimeout(() => console.log(JSON.stringify(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length - 1)), 0);
       });`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['-r', fromRoot('test/support/ts-register.js'), '-e', script], { cwd: fromRoot() });
+    const { stdout } = await promisify(execFile)(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), '-e', script], { cwd: fromRoot() });
     expect(JSON.parse(stdout)).toBe(0); // timers besides the one printing this
   });
 

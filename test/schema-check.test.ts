@@ -49,7 +49,11 @@ function repo(): { dir: string; git: (...args: string[]) => string; commit: (sch
 }
 
 function check(dir: string, ...args: string[]) {
-  const run = spawnSync(fromRoot('node_modules/.bin/tsx'), [fromRoot('scripts/schema-check.ts'), ...args], { cwd: dir, env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), fromRoot('scripts/schema-check.ts'), ...args], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+  });
   return { code: run.status, out: run.stdout + run.stderr };
 }
 

@@ -159,6 +159,6 @@ it('loads and patches nothing when OTEL_EXPORTER_OTLP_ENDPOINT is unset', () => 
   const script =
     "require('./src/tracing'); require('express'); process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((k) => /@opentelemetry|@prisma[\\\\/]instrumentation/.test(k)).length))";
   const env = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
-  const out = execFileSync(process.execPath, ['-r', fromRoot('test/support/ts-register.js'), '-e', script], { cwd: fromRoot('.'), env, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), '-e', script], { cwd: fromRoot('.'), env, encoding: 'utf8' });
   expect(JSON.parse(out)).toBe(0);
 });

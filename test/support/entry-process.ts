@@ -8,7 +8,7 @@ export type LogLine = Record<string, unknown>;
 
 /** The real entry point (src/main.ts, transpiled on the fly) in a child process, its JSON log parsed. */
 export function startEntry(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['-r', fromRoot('test/support/ts-register.js'), fromRoot('src/main.ts')], {
+  const child = spawn(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), fromRoot('src/main.ts')], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,6 @@
-// Lets a child `node` process run the TypeScript sources directly (SWC with .swcrc, as the Jest
-// transform and `npm run build` do), so tests can start the real entry point without a build.
+// Lets `node -r ./scripts/ts-register.cjs` run the TypeScript sources directly (SWC with .swcrc, as
+// the Jest transform and `npm run build` do): the development scripts (schema:check, migration:new,
+// openapi:examples) and the tests' child processes, which start the real entry point without a build.
 // Transpiled files are cached on disk by content hash: the tests start many such processes, and
 // transpiling the sources (the generated Prisma client above all) was most of a start's CPU time.
 const crypto = require('node:crypto');
@@ -9,7 +10,7 @@ const path = require('node:path');
 const swc = require('@swc/core');
 const { version } = require('@swc/core/package.json');
 
-const configFile = path.join(__dirname, '..', '..', '.swcrc');
+const configFile = path.join(__dirname, '..', '.swcrc');
 const swcrc = fs.readFileSync(configFile, 'utf8');
 const cacheDir = path.join(os.tmpdir(), `gateway-swc-cache-${version}`);
 fs.mkdirSync(cacheDir, { recursive: true });
