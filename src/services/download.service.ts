@@ -1,8 +1,11 @@
 import { hkdfSync } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { EncryptJWT, jwtDecrypt } from 'jose';
 import type { AuthUser } from '../domain/auth-user';
 import { NotFoundError } from '../domain/errors';
+
+/** jose, loaded with the first download link: most requests never make one (memory, docs/benchmarks.md). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const jose = (): typeof import('jose') => require('jose');
 
 /** A file a service streams out (statements, KYC documents): never built whole in memory. */
 export interface DownloadFile {
@@ -67,7 +70,7 @@ export class DownloadService {
 
   /** The path of the link (`/api/v1/downloads/{token}`). */
   async url(link: DownloadLink): Promise<string> {
-    const token = await new EncryptJWT({ k: link.kind, p: link.params, sid: link.user.sessionId })
+    const token = await new (jose().EncryptJWT)({ k: link.kind, p: link.params, sid: link.user.sessionId })
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
       .setExpirationTime(Math.floor(link.expiresAt.getTime() / 1000))
       .encrypt(this.key);
@@ -85,7 +88,7 @@ export class DownloadService {
   async openToken(token: string, now = new Date()): Promise<DownloadFile> {
     let claims: { k?: unknown; p?: unknown; sid?: unknown };
     try {
-      ({ payload: claims } = await jwtDecrypt(token, this.key, {
+      ({ payload: claims } = await jose().jwtDecrypt(token, this.key, {
         keyManagementAlgorithms: ['dir'],
         contentEncryptionAlgorithms: ['A256GCM'],
         requiredClaims: ['exp'],

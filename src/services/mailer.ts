@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 
@@ -24,6 +24,9 @@ export class SmtpMailer implements Mailer {
    * hanging server from holding a request for minutes; query parameters of the URL override them.
    */
   constructor(url: string, from: string) {
+    // Loaded only when SMTP_URL is set: a gateway without mail does not carry it (memory, docs/benchmarks.md).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const nodemailer = require('nodemailer') as typeof import('nodemailer');
     this.transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from });
   }
 

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { withTimeout } from '../db/database';
 import { DatabaseHealth } from '../db/health';
@@ -15,6 +15,9 @@ const CONNECT_TIMEOUT_MS = 2000;
  * state is logged once, not every reconnection attempt.
  */
 export function createRedis(url: string, logger: Logger): Redis {
+  // Loaded only when REDIS_URL is set (memory, docs/benchmarks.md).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Redis } = require('ioredis') as typeof import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
