@@ -63,7 +63,7 @@ export class RedisHealth {
   }
 
   /**
-   * Waits for the connection's first outcome (ready, failed, or the bound), then pings once. Without
+   * Waits for the connection's first outcome (ready, failed, or the bound), then starts the pings. Without
    * the wait a starting instance pinged before its connection was ready (no offline queue: the ping
    * failed), and its first requests counted limits and cached persisted queries on their own.
    */
