@@ -8,8 +8,10 @@
  *                    default page) at each connection count; then the two money writes
  *                    (POST /api/v1/withdrawals/requests, POST /api/v1/investment-requests, each
  *                    request a new valid one, see prepareWriters) at the last connection count (10)
- *   2. floor         bench/floor.ts: node:http + pg, the same list JSON and the same writes
- *   3. PostGraphile  bench/postgraphile.ts: PostGraphile 5, amber preset, the same page + totalCount
+ *   2. services      bench/services.ts: the gateway's own services for the same list behind bare
+ *                    node:http (no Express, no GraphQL): the ceiling of any transport over Prisma
+ *   3. floor         bench/floor.ts: node:http + pg, the same list JSON and the same writes
+ *   4. PostGraphile  bench/postgraphile.ts: PostGraphile 5, amber preset, the same page + totalCount
  * and reports req/s, p50/p99 latency, peak RSS of the server process (VmRSS sampled every 100 ms),
  * server CPU per request (utime + stime delta of the server process / requests), SQL statements per
  * request, and the ratios between them. `--scale` instead measures the lists of bench/scale.ts at
@@ -239,28 +241,31 @@ async function productionNodeFlags(): Promise<string[]> {
   return command[1].split(' ').filter(Boolean);
 }
 
+/** The gateway's production environment, which the services ceiling (bench/services.ts) shares. */
+function gatewayEnv(databaseUrl: string): NodeJS.ProcessEnv {
+  return {
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    JWT_SECRET: BENCH_JWT_SECRET,
+    LOG_LEVEL: 'warn',
+    AUTH_RATE_LIMIT_PER_MINUTE: '0',
+    SEED_ON_START: 'false',
+    // The bench logs in as the demo accounts: a staging-like use of production mode.
+    ALLOW_DEMO_ACCOUNTS: 'true',
+    MIGRATE_ON_START: 'true',
+    METRICS_TOKEN: BENCH_METRICS_TOKEN,
+    // An API instance, as deployed behind a load balancer (docs/operations.md): the background jobs
+    // run in the worker role. With ROLE=all the audit sealer caught up on the previous run's ~20k
+    // write events during the first target (REST @64: +60 % CPU per request, 3.11 SQL per request).
+    ROLE: 'api',
+  };
+}
+
 async function startGateway(databaseUrl: string): Promise<Server> {
   const port = await freePort();
   const child = spawn(process.execPath, [...(await productionNodeFlags()), fromRoot('dist', 'src', 'main.js')], {
     cwd: fromRoot(),
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      NODE_ENV: 'production',
-      JWT_SECRET: BENCH_JWT_SECRET,
-      LOG_LEVEL: 'warn',
-      AUTH_RATE_LIMIT_PER_MINUTE: '0',
-      SEED_ON_START: 'false',
-      // The bench logs in as the demo accounts: a staging-like use of production mode.
-      ALLOW_DEMO_ACCOUNTS: 'true',
-      MIGRATE_ON_START: 'true',
-      METRICS_TOKEN: BENCH_METRICS_TOKEN,
-      // An API instance, as deployed behind a load balancer (docs/operations.md): the background jobs
-      // run in the worker role. With ROLE=all the audit sealer caught up on the previous run's ~20k
-      // write events during the first target (REST @64: +60 % CPU per request, 3.11 SQL per request).
-      ROLE: 'api',
-    },
+    env: { ...process.env, ...gatewayEnv(databaseUrl), PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -283,8 +288,8 @@ async function startGateway(databaseUrl: string): Promise<Server> {
 }
 
 /** bench/floor.js or bench/postgraphile.js as a forked child speaking the small IPC protocol. */
-async function startForked(name: string, file: string, env: NodeJS.ProcessEnv): Promise<Server> {
-  const child = fork(path.join(__dirname, file), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+async function startForked(name: string, file: string, env: NodeJS.ProcessEnv, execArgv: string[] = process.execArgv): Promise<Server> {
+  const child = fork(path.join(__dirname, file), [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   children.add(child);
   childNames.set(child, name);
   forward(child, name);
@@ -357,7 +362,7 @@ async function peakRss<T>(pid: number, during: PromiseLike<T>): Promise<{ result
 // Targets, sanity check, measurement
 // ---------------------------------------------------------------------------------------------
 
-type TargetKey = 'rest' | 'graphql' | 'postgraphile' | 'floor' | 'withdrawal' | 'investment' | 'floor-withdrawal' | 'floor-investment';
+type TargetKey = 'rest' | 'graphql' | 'services' | 'postgraphile' | 'floor' | 'withdrawal' | 'investment' | 'floor-withdrawal' | 'floor-investment';
 
 interface Target {
   key: TargetKey;
@@ -686,6 +691,8 @@ function ratios(results: Measurement[]): Ratio[] {
     ['rest', 'postgraphile', 'REST / PostGraphile'],
     ['graphql', 'postgraphile', 'GraphQL / PostGraphile'],
     ['postgraphile', 'floor', 'PostGraphile / floor'],
+    ['services', 'floor', 'services ceiling / floor'],
+    ['services', 'postgraphile', 'services ceiling / PostGraphile'],
     ['withdrawal', 'floor-withdrawal', 'withdrawal: REST / floor'],
     ['investment', 'floor-investment', 'investment: REST / floor'],
   ];
@@ -826,7 +833,21 @@ async function main(): Promise<void> {
   results.push(...(await measureWrites(writeTargets(gateway, writes, false), writeConnections, opts)));
   await stopChild(gateway.child);
 
-  // 2. The floor: the same list and writes.
+  // 2. The services ceiling: the gateway's own services (Prisma) for the same list behind bare node:http,
+  //    with the gateway's node flags and environment.
+  console.log('\nServices ceiling');
+  const ceiling = await startForked('services', 'services.js', gatewayEnv(opts.databaseUrl), await productionNodeFlags());
+  const servicesList: Target = {
+    key: 'services',
+    label: 'services ceiling node:http + services',
+    server: ceiling,
+    request: { url: `${ceiling.base}/api/v1/distributions`, method: 'GET', headers: auth },
+  };
+  await sanityCheck(servicesList, reference);
+  for (const c of opts.connections) results.push(await measure(servicesList, c, opts));
+  await stopChild(ceiling.child);
+
+  // 3. The floor: the same list and writes.
   console.log('\nFloor');
   const floor = await startForked('floor', 'floor.js', { DATABASE_URL: opts.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET });
   const floorList: Target = {
@@ -840,7 +861,7 @@ async function main(): Promise<void> {
   results.push(...(await measureWrites(writeTargets(floor, writes, true), writeConnections, opts)));
   await stopChild(floor.child);
 
-  // 3. PostGraphile: the same page and totalCount, no authentication.
+  // 4. PostGraphile: the same page and totalCount, no authentication.
   console.log('\nPostGraphile');
   const pgl = await startForked('postgraphile', 'postgraphile.js', { DATABASE_URL: opts.databaseUrl, NODE_ENV: 'production' });
   const postgraphile: Target = {
