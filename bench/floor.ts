@@ -18,6 +18,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import Decimal from 'decimal.js';
 import { Pool, type QueryConfig, type QueryResultRow } from 'pg';
+import { serveForked } from './forked-server';
 
 const PER_PAGE = 15;
 const ROUTE = '/api/v1/distributions';
@@ -334,20 +335,11 @@ function main(): void {
       if (!res.headersSent) send(res, 500, { success: false, message: 'Server Error.' });
     });
   });
-  const stop = () => {
-    server.close();
-    server.closeAllConnections();
-    void pool.end().finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.on('disconnect', stop);
-  process.on('message', (m) => m === 'queries' && process.send?.({ queries: queriesSent }));
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('unexpected server address');
-    process.send?.({ port: address.port });
-  });
+  serveForked(
+    server,
+    () => queriesSent,
+    () => pool.end(),
+  );
 }
 
 main();

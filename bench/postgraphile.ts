@@ -15,6 +15,7 @@ import { postgraphile } from 'postgraphile';
 import { makePgService } from 'postgraphile/adaptors/pg';
 import { grafserv } from 'postgraphile/grafserv/node';
 import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
+import { serveForked } from './forked-server';
 
 let queriesSent = 0;
 // Every statement of every pooled client, however PostGraphile issues it.
@@ -38,24 +39,13 @@ async function main(): Promise<void> {
   const serv = pgl.createServ(grafserv);
   const server = http.createServer();
   serv.addTo(server);
-  const stop = () => {
-    server.close();
-    server.closeAllConnections();
-    void Promise.resolve(pgl.release())
-      .finally(() => pool.end())
-      .finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.on('disconnect', stop);
-  process.on('message', (m) => m === 'queries' && process.send?.({ queries: queriesSent }));
   // Build the schema before reporting ready, so the first measured request does not pay for it.
   await pgl.getSchema();
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('unexpected server address');
-    process.send?.({ port: address.port });
-  });
+  serveForked(
+    server,
+    () => queriesSent,
+    () => Promise.resolve(pgl.release()).finally(() => pool.end()),
+  );
 }
 
 main().catch((err: unknown) => {

@@ -463,6 +463,19 @@ async function sanityCheck(target: Target, reference: Reference | null): Promise
   return reference;
 }
 
+/** `GET /api/v1/distributions` on a server that answers the REST route (the gateway, the floor, the services ceiling). */
+function restListTarget(key: TargetKey, label: string, server: Server, headers: Record<string, string>): Target {
+  return { key, label, server, request: { url: `${server.base}/api/v1/distributions`, method: 'GET', headers } };
+}
+
+/** A list target: checked against the REST route's answer, then measured at each connection count. */
+async function measureList(target: Target, reference: Reference, opts: Options): Promise<Measurement[]> {
+  await sanityCheck(target, reference);
+  const out: Measurement[] = [];
+  for (const c of opts.connections) out.push(await measure(target, c, opts));
+  return out;
+}
+
 /** Nearest-rank percentile over sorted values. */
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 
@@ -806,12 +819,7 @@ async function main(): Promise<void> {
   const gateway = await startGateway(opts.databaseUrl);
   const token = await login(gateway.base);
   const auth = { authorization: `Bearer ${token}` };
-  const rest: Target = {
-    key: 'rest',
-    label: 'REST GET /api/v1/distributions',
-    server: gateway,
-    request: { url: `${gateway.base}/api/v1/distributions`, method: 'GET', headers: auth },
-  };
+  const rest = restListTarget('rest', 'REST GET /api/v1/distributions', gateway, auth);
   const graphql: Target = {
     key: 'graphql',
     label: 'GraphQL distributions',
@@ -824,8 +832,7 @@ async function main(): Promise<void> {
     },
   };
   const reference = await sanityCheck(rest, null);
-  await sanityCheck(graphql, reference);
-  for (const target of [rest, graphql]) for (const c of opts.connections) results.push(await measure(target, c, opts));
+  for (const target of [rest, graphql]) results.push(...(await measureList(target, reference, opts)));
   const prepared = await prepareWriters(opts.databaseUrl);
   const writes: WriteSetup = { ...prepared, tokens: [] };
   for (const w of prepared.writers) writes.tokens.push(await login(gateway.base, w.email));
@@ -837,27 +844,13 @@ async function main(): Promise<void> {
   //    with the gateway's node flags and environment.
   console.log('\nServices ceiling');
   const ceiling = await startForked('services', 'services.js', gatewayEnv(opts.databaseUrl), await productionNodeFlags());
-  const servicesList: Target = {
-    key: 'services',
-    label: 'services ceiling node:http + services',
-    server: ceiling,
-    request: { url: `${ceiling.base}/api/v1/distributions`, method: 'GET', headers: auth },
-  };
-  await sanityCheck(servicesList, reference);
-  for (const c of opts.connections) results.push(await measure(servicesList, c, opts));
+  results.push(...(await measureList(restListTarget('services', 'services ceiling node:http + services', ceiling, auth), reference, opts)));
   await stopChild(ceiling.child);
 
   // 3. The floor: the same list and writes.
   console.log('\nFloor');
   const floor = await startForked('floor', 'floor.js', { DATABASE_URL: opts.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET });
-  const floorList: Target = {
-    key: 'floor',
-    label: 'floor node:http + pg',
-    server: floor,
-    request: { url: `${floor.base}/api/v1/distributions`, method: 'GET', headers: auth },
-  };
-  await sanityCheck(floorList, reference);
-  for (const c of opts.connections) results.push(await measure(floorList, c, opts));
+  results.push(...(await measureList(restListTarget('floor', 'floor node:http + pg', floor, auth), reference, opts)));
   results.push(...(await measureWrites(writeTargets(floor, writes, true), writeConnections, opts)));
   await stopChild(floor.child);
 
@@ -875,8 +868,7 @@ async function main(): Promise<void> {
       body: JSON.stringify({ query: POSTGRAPHILE_QUERY, variables: { investorId } }),
     },
   };
-  await sanityCheck(postgraphile, reference);
-  for (const c of opts.connections) results.push(await measure(postgraphile, c, opts));
+  results.push(...(await measureList(postgraphile, reference, opts)));
   await stopChild(pgl.child);
 
   const rs = ratios(results);

@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config';
 import { databaseTimeouts, openDatabase } from '../src/db/database';
 import { createLogger } from '../src/logger';
 import { createServices } from '../src/services';
+import { serveForked } from './forked-server';
 
 const ROUTE = '/api/v1/distributions';
 
@@ -46,20 +47,7 @@ async function main(): Promise<void> {
         answer(res, 500, { success: false });
       });
   });
-  const stop = () => {
-    server.close();
-    server.closeAllConnections();
-    void db.close().finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.on('disconnect', stop);
-  process.on('message', (m) => m === 'queries' && process.send?.({ queries: db.queryCount() }));
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('unexpected server address');
-    process.send?.({ port: address.port });
-  });
+  serveForked(server, db.queryCount, db.close);
 }
 
 main().catch((err: unknown) => {
