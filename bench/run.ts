@@ -287,7 +287,7 @@ async function startGateway(databaseUrl: string): Promise<Server> {
   throw new Error('the gateway did not report ready (/readyz) within 120 s');
 }
 
-/** bench/floor.js or bench/postgraphile.js as a forked child speaking the small IPC protocol. */
+/** bench/services.js, floor.js or postgraphile.js as a forked child speaking the small IPC protocol (forked-server.ts). */
 async function startForked(name: string, file: string, env: NodeJS.ProcessEnv, execArgv: string[] = process.execArgv): Promise<Server> {
   const child = fork(path.join(__dirname, file), [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   children.add(child);
