@@ -21,7 +21,7 @@ const ROUTE = '/api/v1/distributions';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger('warn', { env: config.env });
+  const logger = createLogger(config.logLevel, { format: config.logFormat, env: config.env });
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     poolSize: config.dbPoolSize,
