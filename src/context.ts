@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { AuthUser } from './domain/auth-user';
 import type { Services } from './services';
+import type { IdempotencyScope } from './services/idempotency.service';
 
 export interface RequestMeta {
   ip: string;
@@ -19,6 +20,11 @@ export interface Context {
   user: AuthUser | null;
   services: Services;
   request: RequestMeta;
+  /**
+   * The Idempotency-Key this request claimed, set by the transport once it holds it (REST router,
+   * GraphQL plugin); idempotent root fields hand it to their writes (src/schema/build.ts).
+   */
+  idempotency?: IdempotencyScope;
 }
 
 /**

@@ -35,8 +35,10 @@ export function idempotencyPlugin(): ApolloServerPlugin<Context> {
             const key = idempotency.checkKey(header);
             const body = { query: print(document), operationName: rc.request.operationName ?? null, variables: rc.request.variables ?? {} };
             const started = await idempotency.begin({ scope: scopeOf(rc.contextValue.user), key, method: 'POST', path: '/graphql', body });
-            if ('claim' in started) claim = started.claim;
-            else replay = started.replay;
+            if ('claim' in started) {
+              claim = started.claim;
+              rc.contextValue.idempotency = claim.scope;
+            } else replay = started.replay;
           } catch (err) {
             // Thrown from here Apollo answers 500 unless the status is already set.
             if (err instanceof DomainError) rc.response.http.status = httpStatus(err.code);

@@ -149,7 +149,9 @@ describe.each([
     const unit = await makeUnit();
     const key = randomUUID();
     await send(t, unit.id, 1500, key);
-    await prisma().$executeRaw`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE state = 'DONE'`;
+    // 24 h later: the replay window and the written record's outcome are both past.
+    await prisma()
+      .$executeRaw`UPDATE idempotency_keys SET expires_at = now() - interval '1 second', committed_at = now() - interval '24 hours 1 second' WHERE state = 'DONE'`;
     const again = await send(t, unit.id, 1500, key);
     expect(again.headers['idempotent-replayed']).toBeUndefined();
     expect(await requestsOn(unit.id)).toBe(2);
@@ -235,15 +237,26 @@ describe('Idempotency-Key, other operations', () => {
     }
   });
 
-  it('purges expired keys and keeps live ones', async () => {
+  it('purges expired keys, and keeps live ones and those whose write committed less than 24 h ago', async () => {
     const unit = await makeUnit();
-    await restPost(t, { unit_id: unit.id, amount: 1500 }, randomUUID());
-    await restPost(t, { unit_id: unit.id, amount: 1500 }, randomUUID());
-    const [expired] = await prisma().idempotencyKey.findMany({ orderBy: { id: 'desc' }, take: 1 });
-    await prisma().idempotencyKey.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
-    const live = await prisma().idempotencyKey.count({ where: { expiresAt: { gt: new Date() } } });
+    for (let i = 0; i < 3; i++) await restPost(t, { unit_id: unit.id, amount: 1500 }, randomUUID());
+    const [expired, released] = await prisma().idempotencyKey.findMany({ orderBy: { id: 'desc' }, take: 2 });
+    const DAY = 24 * 60 * 60 * 1000;
+    await prisma().idempotencyKey.update({
+      where: { id: expired.id },
+      data: { expiresAt: new Date(Date.now() - 60_000), committedAt: new Date(Date.now() - DAY - 60_000) },
+    });
+    // A lease that ended (a released key) while its write's outcome is an hour old: a retry must still find it.
+    await prisma().idempotencyKey.update({
+      where: { id: released.id },
+      data: { expiresAt: new Date(Date.now() - 60_000), committedAt: new Date(Date.now() - DAY / 24) },
+    });
+    const live = await prisma().idempotencyKey.count({
+      where: { OR: [{ expiresAt: { gt: new Date() } }, { committedAt: { gt: new Date(Date.now() - DAY) } }] },
+    });
     await t.services.idempotency.purgeExpired();
     expect(await prisma().idempotencyKey.findUnique({ where: { id: expired.id } })).toBeNull();
+    expect(await prisma().idempotencyKey.findUnique({ where: { id: released.id } })).not.toBeNull();
     expect(await prisma().idempotencyKey.count()).toBe(live);
   });
 

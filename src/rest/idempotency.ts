@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { AuthUser } from '../domain/auth-user';
+import type { Context } from '../context';
 import type { Services } from '../services';
 import { scopeOf } from '../services/idempotency.service';
 import { errorAnswer, sendAnswer, type WireAnswer } from './respond';
@@ -26,14 +26,15 @@ export async function sendIdempotent(
   req: Request,
   res: Response,
   services: Services,
-  user: AuthUser | null,
+  ctx: Context,
   body: unknown,
   run: () => Promise<RouteResult>,
 ): Promise<void> {
   const key = services.idempotency.checkKey(req.get(IDEMPOTENCY_HEADER) ?? '');
   const path = `${req.baseUrl}${req.path.replace(/\/$/, '')}`;
-  const started = await services.idempotency.begin({ scope: scopeOf(user), key, method: req.method, path, body });
+  const started = await services.idempotency.begin({ scope: scopeOf(ctx.user), key, method: req.method, path, body });
   if ('replay' in started) return sendAnswer(res, { ...started.replay, headers: { [REPLAYED_HEADER]: 'true' } });
+  ctx.idempotency = started.claim.scope;
 
   let answer: WireAnswer;
   try {

@@ -83,7 +83,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       ) as Record<string, RawValue>;
       const path = `${req.protocol}://${req.get('host')}${req.baseUrl}${req.path.replace(/\/$/, '')}`;
       const run = () => hit.run(ctx, { params, query: queryStrings(req.query), body }, { path });
-      if (hit.idempotent && req.get(IDEMPOTENCY_HEADER) !== undefined) return await sendIdempotent(req, res, services, ctx.user, body, run);
+      if (hit.idempotent && req.get(IDEMPOTENCY_HEADER) !== undefined) return await sendIdempotent(req, res, services, ctx, body, run);
       const result = await run();
       if ('file' in result) return await sendDownload(res, await services.downloads.open(result.file));
       sendJson(res, result.status, result.body);

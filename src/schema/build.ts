@@ -5,8 +5,9 @@ import { pinToPrimary } from '../db/read-replicas';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
 import { resolvers } from '../resolvers';
 import { withAuditOrigin } from '../services/audit.service';
+import { withIdempotencyStep } from '../services/idempotency.service';
 import './enums';
-import { describeIdempotentFields } from './idempotent';
+import { describeIdempotentFields, isIdempotentField } from './idempotent';
 import { DateTimeScalar } from './scalars';
 
 /** No user → 401; a user without one of the listed roles → 403 (our errors, not type-graphql's). */
@@ -25,6 +26,17 @@ const withOrigin =
     return withAuditOrigin(origin, () => resolve(root, args, context, info));
   };
 
+/**
+ * Runs an idempotent root field as one step of the key its request claimed, named by the field's
+ * alias (a document may select several): its writes record their outcome under that name (writeOnce).
+ */
+const withIdempotency =
+  (resolve: GraphQLFieldResolver<unknown, Context>): GraphQLFieldResolver<unknown, Context> =>
+  (root, args, context, info) =>
+    context.idempotency
+      ? withIdempotencyStep({ ...context.idempotency, field: String(info.path.key) }, () => resolve(root, args, context, info))
+      : resolve(root, args, context, info);
+
 export async function buildGatewaySchema(): Promise<GraphQLSchema> {
   const schema = await buildSchema({
     resolvers,
@@ -39,7 +51,8 @@ export async function buildGatewaySchema(): Promise<GraphQLSchema> {
   for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) field.resolve = withOrigin(field.resolve ?? defaultFieldResolver);
   // A mutation reads what it wrote: its payload's fields too read the primary (DATABASE_READ_URLS).
   for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
-    const resolve = withOrigin(field.resolve ?? defaultFieldResolver);
+    const own = field.resolve ?? defaultFieldResolver;
+    const resolve = withOrigin(isIdempotentField(field) ? withIdempotency(own) : own);
     field.resolve = (root, args, context, info) => (pinToPrimary(), resolve(root, args, context, info));
   }
   return describeIdempotentFields(schema);

@@ -1,8 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import stringify from 'safe-stable-stringify';
 import type { Prisma } from '../db/database';
 import { ConflictError, ValidationError } from '../domain/errors';
+import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { present } from '../invariant';
 
 /** One request as the idempotency store sees it, whichever face it came through. */
@@ -40,19 +42,31 @@ export const scopeOf = (user: { id: number } | null | undefined) => (user ? `use
 interface KeyRow {
   fingerprint: string;
   state: 'IN_PROGRESS' | 'DONE';
+  leased: boolean;
   response_status: number | null;
   response_body: string | null;
 }
 
+/** The key row a claim holds, as the domain's writes see it (no HTTP, no GraphQL): see `writeOnce`. */
+export interface IdempotencyScope {
+  scope: string;
+  keyHash: string;
+  /** The claim's id: only the request holding the key may write under it. */
+  claim: string;
+}
+
 /**
  * The claim a first request holds on its key: exactly one of `complete` (the answer is final and
- * will be replayed) or `release` (nothing was done that a retry must not redo) ends it.
+ * will be replayed) or `release` (the answer is not final: the lease ends at once, what the
+ * request's writes committed stays with the key) ends it.
  */
 export class IdempotencyClaim {
   constructor(
     private readonly store: IdempotencyService,
     readonly request: IdempotentRequest,
     readonly id: string,
+    /** What the request's writes need to record their outcome with the key. */
+    readonly scope: IdempotencyScope,
   ) {}
 
   complete(answer: StoredAnswer): Promise<void> {
@@ -67,8 +81,10 @@ export class IdempotencyClaim {
 /**
  * Idempotency-Key storage in PostgreSQL, so every gateway instance sees the same keys: a unique
  * (scope, key hash) row, claimed atomically by one INSERT … ON CONFLICT, completed with the answer
- * or released. Domain-agnostic: the REST router and the GraphQL plugin are its adapters.
- * Times come from the database's clock, never an instance's.
+ * or released. Domain-agnostic: the REST router and the GraphQL plugin are its adapters. The
+ * request's writes record what they committed on the same row, in their own transaction
+ * (`writeOnce`): a key whose request committed keeps that outcome for `ttlSeconds`, whatever
+ * became of the answer. Times come from the database's clock, never an instance's.
  */
 export class IdempotencyService {
   private lastPurge = 0;
@@ -90,32 +106,44 @@ export class IdempotencyService {
   /**
    * Claims the key for this request, or answers what an earlier request with it left: its stored
    * answer (same body), a 422 (another body) or a 409 (still running). An expired key, or one whose
-   * holder's lease ran out, is claimed afresh in the same statement.
+   * holder's lease ran out, is claimed afresh in the same statement; what that holder's writes
+   * committed (`outcomes`, within `ttlSeconds`) stays with the key, and only the same request may
+   * take it over.
    */
   async begin(request: IdempotentRequest): Promise<{ claim: IdempotencyClaim } | { replay: StoredAnswer }> {
     await this.purgeNowAndThen();
     const keyHash = this.keyHash(request.key);
     const fingerprint = fingerprintOf(request);
+    const ttl = this.options.ttlSeconds;
     for (let attempt = 0; attempt < 3; attempt++) {
       const claim = randomUUID();
+      // A committed outcome younger than the TTL is kept (only for the same request); an older one is forgotten.
       const claimed = await this.prisma.$queryRaw<{ id: number }[]>`
         INSERT INTO idempotency_keys (scope, key_hash, fingerprint, state, claim, expires_at)
         VALUES (${request.scope}, ${keyHash}, ${fingerprint}, 'IN_PROGRESS', ${claim}::uuid, now() + ${this.options.lockSeconds}::int * interval '1 second')
         ON CONFLICT (scope, key_hash) DO UPDATE
           SET fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', claim = EXCLUDED.claim,
-              response_status = NULL, response_body = NULL, expires_at = EXCLUDED.expires_at, created_at = now()
+              response_status = NULL, response_body = NULL, expires_at = EXCLUDED.expires_at, created_at = now(),
+              outcomes = CASE WHEN idempotency_keys.committed_at > now() - ${ttl}::int * interval '1 second' THEN idempotency_keys.outcomes END,
+              committed_at = CASE WHEN idempotency_keys.committed_at > now() - ${ttl}::int * interval '1 second' THEN idempotency_keys.committed_at END
           WHERE idempotency_keys.expires_at <= now()
+            AND (idempotency_keys.committed_at IS NULL OR idempotency_keys.committed_at <= now() - ${ttl}::int * interval '1 second'
+                 OR idempotency_keys.fingerprint = EXCLUDED.fingerprint)
         RETURNING id`;
-      if (claimed.length) return { claim: new IdempotencyClaim(this, request, claim) };
+      if (claimed.length) return { claim: new IdempotencyClaim(this, request, claim, { scope: request.scope, keyHash, claim }) };
 
       const [row] = await this.prisma.$queryRaw<KeyRow[]>`
-        SELECT fingerprint, state::text AS state, response_status, response_body FROM idempotency_keys
-        WHERE scope = ${request.scope} AND key_hash = ${keyHash} AND expires_at > now()`;
+        SELECT fingerprint, state::text AS state, expires_at > now() AS leased, response_status, response_body FROM idempotency_keys
+        WHERE scope = ${request.scope} AND key_hash = ${keyHash}
+          AND (expires_at > now() OR committed_at > now() - ${ttl}::int * interval '1 second')`;
       if (!row) continue; // expired or purged in between: claim again
       if (row.fingerprint !== fingerprint) {
         throw ValidationError.field('idempotencyKey', 'This idempotency key was already used with a different request.');
       }
-      if (row.state === 'IN_PROGRESS') throw new ConflictError('A request with this idempotency key is still being processed.');
+      if (row.state === 'IN_PROGRESS') {
+        if (row.leased) throw new ConflictError('A request with this idempotency key is still being processed.');
+        continue; // its lease ended in between: claim again
+      }
       return { replay: { status: present(row.response_status, 'response_status'), body: this.open(request.key, present(row.response_body, 'response_body')) } };
     }
     throw new ConflictError('A request with this idempotency key is still being processed.');
@@ -131,17 +159,28 @@ export class IdempotencyService {
       WHERE scope = ${scope} AND key_hash = ${this.keyHash(key)} AND claim = ${claim.id}::uuid`;
   }
 
-  /** Frees the key: the next request with it runs as a first one. */
+  /**
+   * Ends the claim's lease at once: the next request with the key runs as a first one. The row is
+   * not deleted: a write whose answer was lost may have committed its outcome on it, and a retry
+   * must find it (the purge deletes the row once that outcome is older than `ttlSeconds`).
+   */
   async release(claim: IdempotencyClaim): Promise<void> {
     const { scope, key } = claim.request;
     await this.prisma.$executeRaw`
-      DELETE FROM idempotency_keys WHERE scope = ${scope} AND key_hash = ${this.keyHash(key)} AND claim = ${claim.id}::uuid`;
+      UPDATE idempotency_keys SET expires_at = now()
+      WHERE scope = ${scope} AND key_hash = ${this.keyHash(key)} AND claim = ${claim.id}::uuid AND state = 'IN_PROGRESS'`;
   }
 
-  /** Deletes expired rows (a batch at a time); expired rows are already ignored, this only keeps the table small. */
+  /**
+   * Deletes expired rows (a batch at a time) whose outcome, if any, is older than `ttlSeconds`;
+   * expired rows are already ignored, this only keeps the table small.
+   */
   async purgeExpired(): Promise<number> {
     return this.prisma.$executeRaw`
-      DELETE FROM idempotency_keys WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at <= now() LIMIT ${PURGE_BATCH})`;
+      DELETE FROM idempotency_keys WHERE id IN (
+        SELECT id FROM idempotency_keys
+        WHERE expires_at <= now() AND (committed_at IS NULL OR committed_at <= now() - ${this.options.ttlSeconds}::int * interval '1 second')
+        LIMIT ${PURGE_BATCH})`;
   }
 
   private async purgeNowAndThen(): Promise<void> {
@@ -179,4 +218,61 @@ export function fingerprintOf(request: Pick<IdempotentRequest, 'method' | 'path'
   return createHash('sha256')
     .update(`${request.method.toUpperCase()} ${request.path}\n${stringify(request.body ?? null)}`)
     .digest('hex');
+}
+
+/** One root field of a keyed request: its claim, and the field's name in the answer (its alias). */
+export interface IdempotencyStep extends IdempotencyScope {
+  field: string;
+}
+
+/**
+ * The step being served, set around each idempotent root field (src/schema/build.ts) from the
+ * claim the transport put on the context. An AsyncLocalStorage, as the audit trail's origin: the
+ * services' signatures stay as they are, no resolver can forget to pass the claim, and the domain
+ * still sees only this plain record, never a request.
+ */
+const steps = new AsyncLocalStorage<IdempotencyStep>();
+
+export function withIdempotencyStep<T>(step: IdempotencyStep, fn: () => T): T {
+  return steps.run(step, fn);
+}
+
+/** What writeOnce needs from the write: its kind (a table's name) and how to read a record back by id. */
+export interface OnceOptions<T> {
+  /** `investment_request`: the outcome is recorded as `investment_request:<id>`. */
+  kind: string;
+  id: (result: T) => number;
+  /** The record as the write would have answered it, for a retry after its answer was lost. */
+  existing: (id: number) => Promise<T>;
+}
+
+/**
+ * Runs a keyed request's write at most once, inside the write's own transaction `tx`: the key row is
+ * locked first (`SELECT … FOR UPDATE`, before any row the write locks); if this field's outcome is
+ * already recorded (an earlier attempt committed, and its answer was lost) the recorded record is
+ * answered, else the write runs and its outcome is recorded in the same transaction. So a committed
+ * write always carries its key, and a retry never writes twice. Without a key, just the write.
+ */
+export async function writeOnce<T>(tx: PrismaNs.TransactionClient, options: OnceOptions<T>, write: () => Promise<T>): Promise<T> {
+  const step = steps.getStore();
+  if (!step) return write();
+  const [row] = await tx.$queryRaw<{ claim: string; outcome: string | null }[]>`
+    SELECT claim::text AS claim, outcomes ->> ${step.field} AS outcome FROM idempotency_keys
+    WHERE scope = ${step.scope} AND key_hash = ${step.keyHash} FOR UPDATE`;
+  // Our lease ran out and a retry took the key over: that one writes.
+  if (row?.claim !== step.claim) throw new ConflictError('A request with this idempotency key is still being processed.');
+  if (row.outcome) {
+    const at = row.outcome.lastIndexOf(':');
+    const kind = row.outcome.slice(0, at);
+    // The fingerprint covers the document, so the same field is the same operation.
+    if (kind !== options.kind) throw new Error(`idempotency outcome ${row.outcome} recorded for a ${options.kind}`);
+    return options.existing(Number(row.outcome.slice(at + 1)));
+  }
+  const result = await write();
+  await tx.$executeRaw`
+    UPDATE idempotency_keys
+    SET outcomes = coalesce(outcomes, '{}'::jsonb) || jsonb_build_object(${step.field}::text, ${`${options.kind}:${options.id(result)}`}::text),
+        committed_at = coalesce(committed_at, now())
+    WHERE scope = ${step.scope} AND key_hash = ${step.keyHash}`;
+  return result;
 }

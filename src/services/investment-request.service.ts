@@ -14,6 +14,7 @@ import { notify } from './notification.service';
 import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-machine';
 import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
+import { writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
 
 type Tx = PrismaNs.TransactionClient;
@@ -62,6 +63,13 @@ interface LockedUnit {
 
 /** Laravel prints a rule's bound as given: 500, 2500.5. */
 const bound = (d: Decimal) => d.toString();
+
+/** A keyed retry whose first answer was lost gets the request as it now stands, written once (writeOnce). */
+const once = (tx: Tx) => ({
+  kind: 'investment_request',
+  id: (row: { id: number }) => row.id,
+  existing: (id: number) => tx.investmentRequest.findUniqueOrThrow({ where: { id }, select: SELECT }),
+});
 
 export class InvestmentRequestService {
   constructor(
@@ -114,31 +122,33 @@ export class InvestmentRequestService {
     const percentage = investmentShare(amount, unit.totalValue);
     if (percentage.isZero()) throw ValidationError.field('amount', 'The amount field is too small to buy a share of this unit.');
 
-    return this.prisma.$transaction(async (tx) => {
-      await assertKycApproved(tx, investorId);
-      const locked = await lockUnit(tx, data.unitId);
-      // Check and insert in one statement, with the unit locked: the request must fit in what is
-      // left once every pending request is counted (this statement's snapshot, taken after the
-      // lock, sees every request committed before it). One round trip fewer while the lock is held.
-      const [created] = await tx.$queryRaw<Created[]>`
+    return this.prisma.$transaction((tx) =>
+      writeOnce(tx, once(tx), async () => {
+        await assertKycApproved(tx, investorId);
+        const locked = await lockUnit(tx, data.unitId);
+        // Check and insert in one statement, with the unit locked: the request must fit in what is
+        // left once every pending request is counted (this statement's snapshot, taken after the
+        // lock, sees every request committed before it). One round trip fewer while the lock is held.
+        const [created] = await tx.$queryRaw<Created[]>`
         INSERT INTO investment_requests (investor_id, unit_id, amount, ownership_percentage, created_at, updated_at)
         SELECT ${investorId}, ${data.unitId}, ${amount.toFixed(2)}::numeric, ${percentage.toFixed(6)}::numeric, statement_timestamp(), statement_timestamp()
         WHERE ${percentage.toFixed(6)}::numeric <= ${dec(locked.available_percentage).toFixed(6)}::numeric - ${pendingShare(data.unitId)}
         RETURNING ${returning(COLUMNS)}`;
-      if (!created) {
-        const [{ pending }] = await tx.$queryRaw<{ pending: DecimalInput }[]>`SELECT ${pendingShare(data.unitId)} AS pending`;
-        const free = dec(locked.available_percentage).minus(dec(pending));
-        throw new ConflictError(
-          `Insufficient availability: ${Decimal.max(free, 0).toFixed(6)}% of this unit is still available (pending requests included); this request needs ${percentage.toFixed(6)}%.`,
-        );
-      }
-      await audit.record(tx, {
-        action: 'investment_request.created',
-        target: { type: 'investment_request', id: created.id },
-        changes: { after: pick(created, 'investorId', 'unitId', 'amount', 'ownershipPercentage', 'status') },
-      });
-      return { ...created, unit: { id: unit.id, code: unit.code, name: unit.name } };
-    });
+        if (!created) {
+          const [{ pending }] = await tx.$queryRaw<{ pending: DecimalInput }[]>`SELECT ${pendingShare(data.unitId)} AS pending`;
+          const free = dec(locked.available_percentage).minus(dec(pending));
+          throw new ConflictError(
+            `Insufficient availability: ${Decimal.max(free, 0).toFixed(6)}% of this unit is still available (pending requests included); this request needs ${percentage.toFixed(6)}%.`,
+          );
+        }
+        await audit.record(tx, {
+          action: 'investment_request.created',
+          target: { type: 'investment_request', id: created.id },
+          changes: { after: pick(created, 'investorId', 'unitId', 'amount', 'ownershipPercentage', 'status') },
+        });
+        return { ...created, unit: { id: unit.id, code: unit.code, name: unit.name } };
+      }),
+    );
   }
 
   /**
@@ -147,48 +157,52 @@ export class InvestmentRequestService {
    * investment, the unit's availability shrinks (FUNDED at 0) and the investor is notified.
    */
   approve(admin: AuthUser, id: number) {
-    return this.prisma.$transaction(async (tx) => {
-      const request = await this.load(tx, admin, id);
-      assertTransition(INVESTMENT_REQUEST, request.status, InvestmentRequestStatus.APPROVED);
-      const unit = await lockUnit(tx, request.unitId);
-      const available = dec(unit.available_percentage);
-      const percentage = dec(request.ownershipPercentage);
-      if (percentage.gt(available)) {
-        throw new ConflictError(`Insufficient availability: ${available.toFixed(6)}% of this unit is available; this request needs ${percentage.toFixed(6)}%.`);
-      }
-      const reviewedAt = new Date();
-      await this.move(tx, request, InvestmentRequestStatus.APPROVED, { reviewedById: admin.id, reviewedAt });
-      const { investorId, unitId } = request;
-      await tx.holding.upsert({
-        where: { investorId_unitId: { investorId, unitId } },
-        create: { investorId, unitId, ownershipPercentage: request.ownershipPercentage, investedAmount: request.amount },
-        update: { ownershipPercentage: { increment: request.ownershipPercentage }, investedAmount: { increment: request.amount } },
-      });
-      await tx.transaction.create({
-        data: {
-          investorId,
-          unitId,
-          type: TransactionType.INVESTMENT,
-          amount: request.amount,
-          investmentRequestId: id,
-          occurredAt: reviewedAt,
-          description: `Investment in ${request.unit.name} (${percentage.toDecimalPlaces(4).toString()} %)`,
-        },
-      });
-      const left = availabilityAfterInvestment(available, percentage);
-      await tx.unit.update({
-        where: { id: unitId },
-        data: { availablePercentage: left.available.toFixed(6), ...(left.soldOut ? { status: UnitStatus.FUNDED } : {}) },
-      });
-      await notify(tx, {
-        userId: request.investor.userId,
-        type: NotificationType.INVESTMENT_REQUEST_REVIEWED,
-        title: 'Investment approved',
-        body: `Your investment of ${dec(request.amount).toFixed(2)} in ${request.unit.name} has been approved.`,
-        data: { investmentRequestId: id, unitId, status: InvestmentRequestStatus.APPROVED },
-      });
-      return tx.investmentRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
-    });
+    return this.prisma.$transaction((tx) =>
+      writeOnce(tx, once(tx), async () => {
+        const request = await this.load(tx, admin, id);
+        assertTransition(INVESTMENT_REQUEST, request.status, InvestmentRequestStatus.APPROVED);
+        const unit = await lockUnit(tx, request.unitId);
+        const available = dec(unit.available_percentage);
+        const percentage = dec(request.ownershipPercentage);
+        if (percentage.gt(available)) {
+          throw new ConflictError(
+            `Insufficient availability: ${available.toFixed(6)}% of this unit is available; this request needs ${percentage.toFixed(6)}%.`,
+          );
+        }
+        const reviewedAt = new Date();
+        await this.move(tx, request, InvestmentRequestStatus.APPROVED, { reviewedById: admin.id, reviewedAt });
+        const { investorId, unitId } = request;
+        await tx.holding.upsert({
+          where: { investorId_unitId: { investorId, unitId } },
+          create: { investorId, unitId, ownershipPercentage: request.ownershipPercentage, investedAmount: request.amount },
+          update: { ownershipPercentage: { increment: request.ownershipPercentage }, investedAmount: { increment: request.amount } },
+        });
+        await tx.transaction.create({
+          data: {
+            investorId,
+            unitId,
+            type: TransactionType.INVESTMENT,
+            amount: request.amount,
+            investmentRequestId: id,
+            occurredAt: reviewedAt,
+            description: `Investment in ${request.unit.name} (${percentage.toDecimalPlaces(4).toString()} %)`,
+          },
+        });
+        const left = availabilityAfterInvestment(available, percentage);
+        await tx.unit.update({
+          where: { id: unitId },
+          data: { availablePercentage: left.available.toFixed(6), ...(left.soldOut ? { status: UnitStatus.FUNDED } : {}) },
+        });
+        await notify(tx, {
+          userId: request.investor.userId,
+          type: NotificationType.INVESTMENT_REQUEST_REVIEWED,
+          title: 'Investment approved',
+          body: `Your investment of ${dec(request.amount).toFixed(2)} in ${request.unit.name} has been approved.`,
+          data: { investmentRequestId: id, unitId, status: InvestmentRequestStatus.APPROVED },
+        });
+        return tx.investmentRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
+      }),
+    );
   }
 
   /** Admin rejection with a reason, which the investor is told. */

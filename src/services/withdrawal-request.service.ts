@@ -15,6 +15,7 @@ import { payPayout } from './payout.service';
 import { WITHDRAWAL_REQUEST, assertTransition, assertUpdated } from './state-machine';
 import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
+import { writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
 
 export type WithdrawalRequestFilterInput = RequestFilterInput<WithdrawalRequestStatus>;
@@ -96,6 +97,13 @@ async function notifyReviewed(tx: Tx, row: RequestRow, status: WithdrawalRequest
   });
 }
 
+/** A keyed retry whose first answer was lost gets the request as it now stands, written once (writeOnce). */
+const once = (tx: Tx) => ({
+  kind: 'withdrawal_request',
+  id: (row: { id: number }) => row.id,
+  existing: (id: number) => tx.withdrawalRequest.findUniqueOrThrow({ where: { id }, select: SELECT }),
+});
+
 export class WithdrawalRequestService {
   constructor(
     private readonly prisma: Prisma,
@@ -133,37 +141,39 @@ export class WithdrawalRequestService {
     if (!unit) fields.unitId = ['The selected unit id is invalid.'];
     if (!unit || Object.keys(fields).length) throw new ValidationError(fields);
 
-    return this.prisma.$transaction(async (tx) => {
-      await assertKycApproved(tx, investorId);
-      const [holding] = await tx.$queryRaw<LockedHolding[]>`
+    return this.prisma.$transaction((tx) =>
+      writeOnce(tx, once(tx), async () => {
+        await assertKycApproved(tx, investorId);
+        const [holding] = await tx.$queryRaw<LockedHolding[]>`
         SELECT ownership_percentage, invested_amount FROM holdings
         WHERE investor_id = ${investorId} AND unit_id = ${data.unitId} FOR UPDATE`;
-      const held = dec(holding?.ownership_percentage ?? 0);
-      const investedAmount = holding && held.gt(0) ? withdrawalInvestedAmount(holding.invested_amount, held, percentage) : null;
-      // Check and insert in one statement, with the holding locked: the request must fit in what is
-      // held once every pending request is counted (this statement's snapshot, taken after the
-      // lock, sees every request committed before it). One round trip fewer while the lock is held.
-      const [created] = investedAmount
-        ? await tx.$queryRaw<Created[]>`
+        const held = dec(holding?.ownership_percentage ?? 0);
+        const investedAmount = holding && held.gt(0) ? withdrawalInvestedAmount(holding.invested_amount, held, percentage) : null;
+        // Check and insert in one statement, with the holding locked: the request must fit in what is
+        // held once every pending request is counted (this statement's snapshot, taken after the
+        // lock, sees every request committed before it). One round trip fewer while the lock is held.
+        const [created] = investedAmount
+          ? await tx.$queryRaw<Created[]>`
             INSERT INTO withdrawal_requests (investor_id, unit_id, ownership_percentage, invested_amount, reason, created_at, updated_at)
             SELECT ${investorId}, ${data.unitId}, ${percentage.toFixed(6)}::numeric, ${investedAmount.toFixed(2)}::numeric, ${reason}, statement_timestamp(), statement_timestamp()
             WHERE ${percentage.toFixed(6)}::numeric <= ${held.toFixed(6)}::numeric - ${pendingShare(investorId, data.unitId)}
             RETURNING ${returning(COLUMNS)}`
-        : [];
-      if (!created) {
-        const [{ pending }] = await tx.$queryRaw<{ pending: DecimalInput }[]>`SELECT ${pendingShare(investorId, data.unitId)} AS pending`;
-        const available = held.minus(dec(pending));
-        throw new ConflictError(
-          `Insufficient holding: ${available.toFixed(6)}% of this unit is available to withdraw (held ${held.toFixed(6)}%, pending requests included).`,
-        );
-      }
-      await audit.record(tx, {
-        action: 'withdrawal_request.created',
-        target: { type: 'withdrawal_request', id: created.id },
-        changes: { after: pick(created, 'investorId', 'unitId', 'ownershipPercentage', 'investedAmount', 'reason', 'status') },
-      });
-      return { ...created, unit };
-    });
+          : [];
+        if (!created) {
+          const [{ pending }] = await tx.$queryRaw<{ pending: DecimalInput }[]>`SELECT ${pendingShare(investorId, data.unitId)} AS pending`;
+          const available = held.minus(dec(pending));
+          throw new ConflictError(
+            `Insufficient holding: ${available.toFixed(6)}% of this unit is available to withdraw (held ${held.toFixed(6)}%, pending requests included).`,
+          );
+        }
+        await audit.record(tx, {
+          action: 'withdrawal_request.created',
+          target: { type: 'withdrawal_request', id: created.id },
+          changes: { after: pick(created, 'investorId', 'unitId', 'ownershipPercentage', 'investedAmount', 'reason', 'status') },
+        });
+        return { ...created, unit };
+      }),
+    );
   }
 
   /**
@@ -174,67 +184,69 @@ export class WithdrawalRequestService {
    * the investor is notified — all or nothing.
    */
   approve(reviewer: AuthUser, id: number) {
-    return this.prisma.$transaction(async (tx) => {
-      const row = await loadRequest(tx, id);
-      await move(tx, row, WithdrawalRequestStatus.APPROVED, { reviewedById: reviewer.id, reviewedAt: new Date() });
+    return this.prisma.$transaction((tx) =>
+      writeOnce(tx, once(tx), async () => {
+        const row = await loadRequest(tx, id);
+        await move(tx, row, WithdrawalRequestStatus.APPROVED, { reviewedById: reviewer.id, reviewedAt: new Date() });
 
-      const pct = dec(row.ownershipPercentage);
-      const invested = dec(row.investedAmount);
-      // Unit before holding, the order every availability change locks in, so none can deadlock;
-      // NO KEY UPDATE leaves the unit open to inserts that merely reference it.
-      const [{ status: unitStatus, available_percentage: available }] = await tx.$queryRaw<{ status: UnitStatus; available_percentage: DecimalInput }[]>`
+        const pct = dec(row.ownershipPercentage);
+        const invested = dec(row.investedAmount);
+        // Unit before holding, the order every availability change locks in, so none can deadlock;
+        // NO KEY UPDATE leaves the unit open to inserts that merely reference it.
+        const [{ status: unitStatus, available_percentage: available }] = await tx.$queryRaw<{ status: UnitStatus; available_percentage: DecimalInput }[]>`
         SELECT status, available_percentage FROM units WHERE id = ${row.unitId} FOR NO KEY UPDATE`;
-      const [holding] = await tx.$queryRaw<LockedHolding[]>`
+        const [holding] = await tx.$queryRaw<LockedHolding[]>`
         SELECT id, ownership_percentage, invested_amount FROM holdings
         WHERE investor_id = ${row.investorId} AND unit_id = ${row.unitId} FOR UPDATE`;
-      const heldPct = dec(holding?.ownership_percentage ?? 0);
-      const heldInvested = dec(holding?.invested_amount ?? 0);
-      if (!holding || pct.gt(heldPct) || invested.gt(heldInvested)) {
-        throw new ConflictError(`The holding no longer covers this withdrawal: ${heldPct.toFixed(6)}% is held, ${pct.toFixed(6)}% was requested.`);
-      }
-      const rest = holdingAfterWithdrawal({ percentage: heldPct, invested: heldInvested }, { percentage: pct, invested });
-      if (rest.empty) await tx.holding.delete({ where: { id: holding.id } });
-      else
-        await tx.holding.update({
-          where: { id: holding.id },
-          data: { ownershipPercentage: rest.percentage.toFixed(6), investedAmount: rest.invested.toFixed(2) },
-        });
+        const heldPct = dec(holding?.ownership_percentage ?? 0);
+        const heldInvested = dec(holding?.invested_amount ?? 0);
+        if (!holding || pct.gt(heldPct) || invested.gt(heldInvested)) {
+          throw new ConflictError(`The holding no longer covers this withdrawal: ${heldPct.toFixed(6)}% is held, ${pct.toFixed(6)}% was requested.`);
+        }
+        const rest = holdingAfterWithdrawal({ percentage: heldPct, invested: heldInvested }, { percentage: pct, invested });
+        if (rest.empty) await tx.holding.delete({ where: { id: holding.id } });
+        else
+          await tx.holding.update({
+            where: { id: holding.id },
+            data: { ownershipPercentage: rest.percentage.toFixed(6), investedAmount: rest.invested.toFixed(2) },
+          });
 
-      const unit = await tx.unit.update({
-        where: { id: row.unitId },
-        // A sold-out unit has shares to offer again.
-        data: {
-          availablePercentage: availabilityAfterWithdrawal(available, pct).toFixed(6),
-          ...(unitStatus === UnitStatus.FUNDED ? { status: UnitStatus.AVAILABLE } : {}),
-        },
-        select: { totalValue: true, valuations: { select: { value: true }, orderBy: { valuedAt: 'desc' }, take: 1 } },
-      });
-      const amount = withdrawalPayoutAmount(pct, unit.valuations[0]?.value ?? unit.totalValue).toFixed(2);
-      const payout = await tx.payout.create({
-        data: {
-          investorId: row.investorId,
-          unitId: row.unitId,
-          source: PayoutSource.WITHDRAWAL,
-          withdrawalRequestId: row.id,
-          amount,
-          reference: `PO-W-${row.id}`,
-        },
-        select: { id: true },
-      });
-      await tx.transaction.create({
-        data: {
-          investorId: row.investorId,
-          unitId: row.unitId,
-          type: TransactionType.WITHDRAWAL,
-          amount,
-          description: `Withdrawal of ${pct.toFixed(6)} % of ${row.unit.name}`,
-          withdrawalRequestId: row.id,
-          payoutId: payout.id,
-        },
-      });
-      await notifyReviewed(tx, row, WithdrawalRequestStatus.APPROVED);
-      return tx.withdrawalRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
-    });
+        const unit = await tx.unit.update({
+          where: { id: row.unitId },
+          // A sold-out unit has shares to offer again.
+          data: {
+            availablePercentage: availabilityAfterWithdrawal(available, pct).toFixed(6),
+            ...(unitStatus === UnitStatus.FUNDED ? { status: UnitStatus.AVAILABLE } : {}),
+          },
+          select: { totalValue: true, valuations: { select: { value: true }, orderBy: { valuedAt: 'desc' }, take: 1 } },
+        });
+        const amount = withdrawalPayoutAmount(pct, unit.valuations[0]?.value ?? unit.totalValue).toFixed(2);
+        const payout = await tx.payout.create({
+          data: {
+            investorId: row.investorId,
+            unitId: row.unitId,
+            source: PayoutSource.WITHDRAWAL,
+            withdrawalRequestId: row.id,
+            amount,
+            reference: `PO-W-${row.id}`,
+          },
+          select: { id: true },
+        });
+        await tx.transaction.create({
+          data: {
+            investorId: row.investorId,
+            unitId: row.unitId,
+            type: TransactionType.WITHDRAWAL,
+            amount,
+            description: `Withdrawal of ${pct.toFixed(6)} % of ${row.unit.name}`,
+            withdrawalRequestId: row.id,
+            payoutId: payout.id,
+          },
+        });
+        await notifyReviewed(tx, row, WithdrawalRequestStatus.APPROVED);
+        return tx.withdrawalRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
+      }),
+    );
   }
 
   /** PENDING → REJECTED with the reviewer's reason; nothing else moves. */
@@ -254,20 +266,22 @@ export class WithdrawalRequestService {
    * payPayout (PAYOUT ledger row, PAYOUT_PAID notification) unless it was already marked paid.
    */
   complete(id: number) {
-    return this.prisma.$transaction(async (tx) => {
-      const row = await loadRequest(tx, id);
-      await move(tx, row, WithdrawalRequestStatus.COMPLETED, { completedAt: new Date() });
-      const payout = await tx.payout.findUniqueOrThrow({ where: { withdrawalRequestId: row.id }, select: { id: true, status: true, amount: true } });
-      if (payout.status !== PayoutStatus.PAID) await payPayout(tx, payout.id);
-      await notify(tx, {
-        userId: row.investor.userId,
-        type: NotificationType.WITHDRAWAL_COMPLETED,
-        title: 'Withdrawal paid',
-        body: `${dec(payout.amount).toFixed(2)} from your withdrawal in ${row.unit.name} has been sent to your bank account.`,
-        data: { withdrawalRequestId: row.id, payoutId: payout.id },
-      });
-      return tx.withdrawalRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
-    });
+    return this.prisma.$transaction((tx) =>
+      writeOnce(tx, once(tx), async () => {
+        const row = await loadRequest(tx, id);
+        await move(tx, row, WithdrawalRequestStatus.COMPLETED, { completedAt: new Date() });
+        const payout = await tx.payout.findUniqueOrThrow({ where: { withdrawalRequestId: row.id }, select: { id: true, status: true, amount: true } });
+        if (payout.status !== PayoutStatus.PAID) await payPayout(tx, payout.id);
+        await notify(tx, {
+          userId: row.investor.userId,
+          type: NotificationType.WITHDRAWAL_COMPLETED,
+          title: 'Withdrawal paid',
+          body: `${dec(payout.amount).toFixed(2)} from your withdrawal in ${row.unit.name} has been sent to your bank account.`,
+          data: { withdrawalRequestId: row.id, payoutId: payout.id },
+        });
+        return tx.withdrawalRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
+      }),
+    );
   }
 
   /** The investor withdraws their own PENDING request; another investor's is not found. */

@@ -1,11 +1,16 @@
 import net from 'node:net';
 
+/** Whether a chunk the client sent is the one to cut after; `seen` is per connection, for the matcher's own notes. */
+export type CutMatch = (chunk: Buffer, seen: Record<string, unknown>) => boolean;
+
 /**
  * A TCP proxy between the gateway and PostgreSQL that a test can partition: while blackholed it
  * accepts connections and keeps every socket open but forwards nothing (in either direction), as a
  * network partition looks to both ends. `restore()` forwards again; connections opened during the
  * partition are dropped then (they never reached the server). `refuse()` is the server going away
  * instead: every connection is closed and new ones are closed at once, until `restore()`.
+ * `cutAfter()` loses one answer: the next message that matches reaches the server, and the
+ * connection is reset under the client before the server's answer can come back.
  */
 export class FaultProxy {
   private readonly server = net.createServer((client) => this.accept(client));
@@ -13,6 +18,7 @@ export class FaultProxy {
   private held = new Set<net.Socket>();
   private blackholed = false;
   private refusing = false;
+  private cut: { match: CutMatch; done: () => void } | undefined;
 
   private constructor(
     private readonly host: string,
@@ -37,6 +43,16 @@ export class FaultProxy {
   refuse(): void {
     this.refusing = true;
     for (const socket of this.sockets) socket.destroy();
+  }
+
+  /**
+   * Arms a one-shot cut: the first client chunk that `match`es (e.g. a COMMIT) is forwarded, then
+   * that client connection is reset; the server's connection stays open until it has answered (so
+   * it did carry the message out) and is closed then. Resolves once the server has answered.
+   * `match` also gets an object of the connection's own, to remember what it sent before.
+   */
+  cutAfter(match: CutMatch): Promise<void> {
+    return new Promise((done) => (this.cut = { match, done }));
   }
 
   restore(): void {
@@ -69,9 +85,25 @@ export class FaultProxy {
       return;
     }
     const upstream = this.track(net.connect(this.port, this.host));
-    client.on('data', (chunk) => void (this.blackholed || upstream.write(chunk)));
-    upstream.on('data', (chunk) => void (this.blackholed || client.write(chunk)));
-    client.once('close', () => upstream.destroy());
+    let severed: (() => void) | undefined;
+    const seen: Record<string, unknown> = {};
+    client.on('data', (chunk) => {
+      if (this.blackholed || severed) return;
+      upstream.write(chunk);
+      if (!this.cut?.match(chunk, seen)) return;
+      severed = this.cut.done;
+      this.cut = undefined;
+      client.destroy();
+    });
+    upstream.on('data', (chunk) => {
+      if (severed) {
+        // The server answered the message the client will never hear back about.
+        upstream.destroy();
+        return severed();
+      }
+      if (!this.blackholed) client.write(chunk);
+    });
+    client.once('close', () => severed || upstream.destroy());
     upstream.once('close', () => client.destroy());
   }
 }
