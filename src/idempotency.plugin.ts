@@ -56,13 +56,8 @@ export function idempotencyPlugin(): ApolloServerPlugin<Context> {
           if (!claim) return;
           const status = rc.response.http.status ?? 200;
           const { body } = rc.response;
-          try {
-            if (body.kind !== 'single' || !isFinalStatus(status) || notCarriedOut(body.singleResult.errors)) await claim.release();
-            else await claim.complete({ status, body: JSON.stringify(body.singleResult) });
-          } catch (err) {
-            // The work is done: its answer still goes out. The key stays claimed until its lease ends.
-            rc.contextValue.services.logger.error({ err }, 'storing the idempotent answer failed');
-          }
+          const final = body.kind === 'single' && isFinalStatus(status) && !notCarriedOut(body.singleResult.errors);
+          await claim.settle(final ? { status, body: JSON.stringify(body.singleResult) } : null);
         },
       };
     },

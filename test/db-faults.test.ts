@@ -122,6 +122,57 @@ if (onPostgres) {
     const terminate = () =>
       admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
 
+    it('a keyed write cut off by a partition answers 503 once its statement gave up, without waiting again to release the key (finding 14)', async () => {
+      const prisma = t.db.prisma;
+      const token = await t.token(DEMO_EMAILS.investor);
+      const category = await prisma.category.findFirstOrThrow();
+      const unit = await prisma.unit.create({
+        data: {
+          code: 'FAULT-KEYED',
+          name: 'Keyed fault unit',
+          description: 'A unit made by the test.',
+          location: 'Testville',
+          categoryId: category.id,
+          status: 'AVAILABLE',
+          totalValue: '100000.00',
+          availablePercentage: '50.000000',
+          minInvestment: '1000.00',
+          expectedReturn: '5.000000',
+        },
+      });
+      const { idempotency } = t.services;
+      const events: string[] = [];
+      // The partition starts once the key is claimed: the write's transaction is what it cuts off.
+      const begin = idempotency.begin.bind(idempotency);
+      jest.spyOn(idempotency, 'begin').mockImplementationOnce(async (request) => {
+        const started = await begin(request);
+        proxy.blackhole();
+        return started;
+      });
+      const release = idempotency.release.bind(idempotency);
+      jest.spyOn(idempotency, 'release').mockImplementationOnce((claim) => release(claim).finally(() => events.push('released')));
+      try {
+        const res = await timed(() =>
+          t.http
+            .post('/api/v1/investment-requests')
+            .set('authorization', `Bearer ${token}`)
+            .set('idempotency-key', 'partitioned-write')
+            .send({ unit_id: unit.id, amount: 1500 }),
+        );
+        events.push('answered');
+        expect(res.value.status).toBe(503);
+        expect(res.value.body).toEqual(UNAVAILABLE);
+        expect(res.ms).toBeLessThan(ANSWER_BOUND_MS);
+        // The release was still waiting for the database when the answer went out: it did not add its wait to the request's.
+        expect(events).toEqual(['answered']);
+      } finally {
+        proxy.restore();
+        jest.restoreAllMocks();
+      }
+      await eventually(async () => events.includes('released'));
+      await eventually(async () => (await t.http.get('/readyz')).status === 200);
+    });
+
     it('answers only 2xx, 503 or a business 4xx, none beyond the bound, recovers, and keeps every acknowledged write', async () => {
       const prisma = t.db.prisma;
       const user = await prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor } });

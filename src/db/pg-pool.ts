@@ -23,7 +23,7 @@ export interface PgPoolOptions {
  * When the server cannot answer at all (a partition), statement_timeout never fires; the client
  * stops waiting this long after it. Beyond it the connection is presumed lost.
  */
-const READ_MARGIN_MS = 1000;
+export const READ_MARGIN_MS = 1000;
 
 /** Errors that mean the connection (not the statement) failed. */
 const LOST_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);

@@ -45,11 +45,6 @@ export async function sendIdempotent(
   } catch (err) {
     answer = errorAnswer(err, services.logger);
   }
-  try {
-    await (isFinalStatus(answer.status) ? started.claim.complete(answer) : started.claim.release());
-  } catch (err) {
-    // The work is done: its answer still goes out. The key stays claimed until its lease ends.
-    services.logger.error({ err }, 'storing the idempotent answer failed');
-  }
+  await started.claim.settle(isFinalStatus(answer.status) ? answer : null);
   sendAnswer(res, answer);
 }

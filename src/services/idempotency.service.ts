@@ -28,6 +28,11 @@ export interface StoredAnswer {
 export interface IdempotencyOptions {
   ttlSeconds: number;
   lockSeconds: number;
+  /**
+   * How long after the claim an answer may wait for its key to be stored or released (0 = as long
+   * as that takes): past it the answer goes out and the store goes on in the background.
+   */
+  settleWithinMs: number;
 }
 
 /** printable ASCII, 1..255 characters (contract §1). */
@@ -69,12 +74,20 @@ export class IdempotencyClaim {
     readonly scope: IdempotencyScope,
   ) {}
 
+  /** When the key was claimed (this instance's clock: it only times this request). */
+  readonly since = Date.now();
+
   complete(answer: StoredAnswer): Promise<void> {
     return this.store.complete(this, answer);
   }
 
   release(): Promise<void> {
     return this.store.release(this);
+  }
+
+  /** `complete(answer)`, or `release()` without one, within the request's bound: see IdempotencyService.settle. */
+  settle(answer: StoredAnswer | null): Promise<void> {
+    return this.store.settle(this, answer);
   }
 }
 
@@ -169,6 +182,25 @@ export class IdempotencyService {
     await this.prisma.$executeRaw`
       UPDATE idempotency_keys SET expires_at = now()
       WHERE scope = ${scope} AND key_hash = ${this.keyHash(key)} AND claim = ${claim.id}::uuid AND state = 'IN_PROGRESS'`;
+  }
+
+  /**
+   * Ends a claim before its answer is sent: stores a final answer or releases the key. The answer
+   * waits for it at most until `settleWithinMs` after the claim, so a request whose database went
+   * away (its statement already waited that long) is answered at once instead of waiting a second
+   * time for a connection; the store then goes on in the background. Never throws: the work is
+   * done and its answer still goes out; if the store fails, the key stays claimed until its lease
+   * ends, and what the request's writes committed stays recorded with it (writeOnce).
+   */
+  async settle(claim: IdempotencyClaim, answer: StoredAnswer | null): Promise<void> {
+    const work = (answer ? this.complete(claim, answer) : this.release(claim)).catch((err: unknown) =>
+      this.logger.error({ err }, answer ? 'storing the idempotent answer failed' : 'releasing the idempotency key failed'),
+    );
+    if (!this.options.settleWithinMs) return work;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, claim.since + this.options.settleWithinMs - Date.now())));
+    await Promise.race([work, bound]);
+    clearTimeout(timer);
   }
 
   /**

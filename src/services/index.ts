@@ -10,6 +10,7 @@ import { AuditService } from './audit.service';
 import { AuthService } from './auth.service';
 import { DownloadService } from './download.service';
 import { IdempotencyService } from './idempotency.service';
+import { READ_MARGIN_MS } from '../db/pg-pool';
 import { CategoryMembershipService } from './category-membership.service';
 import { CategoryService } from './category.service';
 import { DashboardService } from './dashboard.service';
@@ -107,7 +108,12 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger, r
     idempotency: new IdempotencyService(
       prisma,
       config.jwtSecret,
-      { ttlSeconds: config.idempotencyTtlSeconds, lockSeconds: config.idempotencyLockSeconds },
+      {
+        ttlSeconds: config.idempotencyTtlSeconds,
+        lockSeconds: config.idempotencyLockSeconds,
+        // The longest a statement may keep a request waiting (docs/api.md, "Database timeouts").
+        settleWithinMs: config.dbStatementTimeoutMs && config.dbStatementTimeoutMs + READ_MARGIN_MS,
+      },
       logger,
     ),
     audit: new AuditService(prisma, downloads),
