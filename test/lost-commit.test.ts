@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { FaultProxy } from './support/fault-proxy';
+import { FaultProxy, commitAfterInsertInto } from './support/fault-proxy';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
-import { statementNames } from '../src/db/pg-pool';
 
 /**
  * Issue 22, finding 10: a write whose COMMIT reached the database but whose answer never came back.
@@ -187,7 +186,6 @@ if (process.env.TEST_DATABASE_URL) {
     let proxy: FaultProxy;
     let token: string;
     let investorId: number;
-    const commitName = statementNames()({ sql: 'COMMIT' })!;
 
     beforeAll(async () => {
       t = await startTestGateway(
@@ -208,20 +206,10 @@ if (process.env.TEST_DATABASE_URL) {
       await proxy.close();
     });
 
-    /** Names of the prepared statements that insert into a table (a connection parses a text once, then binds its name). */
-    const inserts = new Set<string>();
-    /** The COMMIT of a transaction that inserted into `table` (other sessions' commits pass). */
-    const commitOf = (table: string) => (chunk: Buffer, seen: Record<string, unknown>) => {
-      const text = chunk.toString('latin1');
-      for (const m of text.matchAll(/(p[\w-]{27})\0[^\0]*INSERT INTO "?(?:public"\.")?(\w+)/g)) if (m[2] === table) inserts.add(m[1]);
-      if ([...inserts].some((name) => text.includes(name))) seen.wrote = true;
-      return seen.wrote === true && (text.includes('COMMIT') || text.includes(commitName));
-    };
-
     it.each(FACES.map((f) => [f.name, f] as const))('%s: 503, then the retry answers the one committed row', async (_name, face) => {
       const unit = await unitWithHolding(t, investorId);
       const key = randomUUID();
-      const cut = proxy.cutAfter(commitOf(face.table === 'investmentRequest' ? 'investment_requests' : 'withdrawal_requests'));
+      const cut = proxy.cutAfter(commitAfterInsertInto(face.table === 'investmentRequest' ? 'investment_requests' : 'withdrawal_requests'));
       const first = await face.send(t, token, unit.id, key);
       await cut; // the server did answer the COMMIT: the row is there
       expectUnavailable(face, first);

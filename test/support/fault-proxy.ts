@@ -1,7 +1,34 @@
 import net from 'node:net';
+import { statementNames } from '../../src/db/pg-pool';
 
 /** Whether a chunk the client sent is the one to cut after; `seen` is per connection, for the matcher's own notes. */
 export type CutMatch = (chunk: Buffer, seen: Record<string, unknown>) => boolean;
+
+/** Names of prepared statements that insert into a table: a connection parses a text once, then only binds its name. */
+const insertNames = new Map<string, Set<string>>();
+
+/** A PostgreSQL session's chunk that runs `INSERT INTO table` (by its text, or the name it was prepared under). */
+export const insertsInto =
+  (table: string): CutMatch =>
+  (chunk) => {
+    const text = chunk.toString('latin1');
+    const names = insertNames.get(table) ?? new Set<string>();
+    insertNames.set(table, names);
+    // Parse messages: 'P', length, the statement's name (p + 27 base64url characters, see statementNames), its text.
+    for (const m of text.matchAll(/(p[\w-]{27})\0[^\0]*INSERT INTO "?(?:public"\.")?(\w+)/g)) if (m[2] === table) names.add(m[1]);
+    return text.includes(`INSERT INTO ${table}`) || [...names].some((name) => text.includes(name));
+  };
+
+/** The COMMIT of a session that inserted into `table` (other sessions' commits pass). */
+export const commitAfterInsertInto = (table: string): CutMatch => {
+  const inserts = insertsInto(table);
+  const commitName = statementNames()({ sql: 'COMMIT' })!;
+  return (chunk, seen) => {
+    if (inserts(chunk, seen)) seen.wrote = true;
+    const text = chunk.toString('latin1');
+    return seen.wrote === true && (text.includes('COMMIT') || text.includes(commitName));
+  };
+};
 
 /**
  * A TCP proxy between the gateway and PostgreSQL that a test can partition: while blackholed it
