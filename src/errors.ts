@@ -77,7 +77,11 @@ export class PersistedDocumentError extends DomainError {
  */
 const UNAVAILABLE_CODES = new Set(['57014', '25P03', '53300', 'P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2037']);
 
+/** Driver adapter error kinds (@prisma/driver-adapter-utils) that mean the database, not the statement, failed. */
+const UNAVAILABLE_KINDS = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections']);
+
 type ErrorLike = {
+  kind?: unknown;
   code?: unknown;
   cause?: unknown;
   errorCode?: unknown;
@@ -91,6 +95,7 @@ function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err as ErrorLike | undefined, depth = 0; e && depth < 6; e = (e.meta?.driverAdapterError ?? e.cause) as ErrorLike | undefined, depth++) {
     if (isConnectionLost(e)) return true;
     if ([e.code, e.errorCode, e.originalCode].some((c) => typeof c === 'string' && (UNAVAILABLE_CODES.has(c) || isConnectionLost({ code: c })))) return true;
+    if (typeof e.kind === 'string' && UNAVAILABLE_KINDS.has(e.kind)) return true;
     if (e.name === 'PrismaClientInitializationError') return true;
     if (typeof e.message === 'string' && /PGlite is closed/i.test(e.message)) return true;
   }

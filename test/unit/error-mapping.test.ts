@@ -1,3 +1,4 @@
+import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import { GraphQLError } from 'graphql';
 import pino from 'pino';
 import { ArgumentValidationError } from 'type-graphql';
@@ -17,6 +18,7 @@ import {
   normalizeError,
   toGraphQLError,
 } from '../../src/errors';
+import { Prisma } from '../../src/generated/prisma/client';
 import { errorAnswer } from '../../src/rest/respond';
 
 const logger = pino({ level: 'silent' });
@@ -57,6 +59,18 @@ describe('the GraphQL face', () => {
     expect(normalizeError(new TypeError('x is undefined'))).toBeInstanceOf(InternalError);
     expect(normalizeError(Object.assign(new Error('timed out'), { code: 'P2024' }))).toBeInstanceOf(ServiceUnavailableError);
     expect(normalizeError(new Error('wrapped', { cause: { code: '57014' } }))).toBeInstanceOf(ServiceUnavailableError);
+  });
+
+  it('reads a lost connection that the driver adapter reported as unavailable, whichever query raised it', () => {
+    // A raw statement (P2010) on a connection reset under it (issue 22: an audit INSERT answered 500).
+    for (const kind of ['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections'] as const) {
+      const raw = new Prisma.PrismaClientKnownRequestError('Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`', {
+        code: 'P2010',
+        clientVersion: Prisma.prismaVersion.client,
+        meta: { driverAdapterError: new DriverAdapterError(kind === 'DatabaseNotReachable' ? { kind, host: 'db', port: 5432 } : ({ kind } as never)) },
+      });
+      expect(normalizeError(raw)).toBeInstanceOf(ServiceUnavailableError);
+    }
   });
 
   it("keeps GraphQL's own request errors with their codes", () => {
