@@ -76,9 +76,15 @@ export class PersistedDocumentError extends DomainError {
  * P2037 too many connections.
  */
 const UNAVAILABLE_CODES = new Set(['57014', '25P03', '53300', 'P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2037']);
+/**
+ * The same facts as Prisma's driver adapters name them (`meta.driverAdapterError.cause.kind`). A raw
+ * query ($queryRaw, $executeRaw) carries them under the catch-all P2010 "Raw query failed", never P1001.
+ */
+const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionAlreadyClosed']);
 
 type ErrorLike = {
   code?: unknown;
+  kind?: unknown;
   cause?: unknown;
   errorCode?: unknown;
   originalCode?: unknown;
@@ -91,6 +97,7 @@ function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err as ErrorLike | undefined, depth = 0; e && depth < 6; e = (e.meta?.driverAdapterError ?? e.cause) as ErrorLike | undefined, depth++) {
     if (isConnectionLost(e)) return true;
     if ([e.code, e.errorCode, e.originalCode].some((c) => typeof c === 'string' && (UNAVAILABLE_CODES.has(c) || isConnectionLost({ code: c })))) return true;
+    if (typeof e.kind === 'string' && UNAVAILABLE_KINDS.has(e.kind)) return true;
     if (e.name === 'PrismaClientInitializationError') return true;
     if (typeof e.message === 'string' && /PGlite is closed/i.test(e.message)) return true;
   }

@@ -5,7 +5,8 @@ import net from 'node:net';
  * accepts connections and keeps every socket open but forwards nothing (in either direction), as a
  * network partition looks to both ends. `restore()` forwards again; connections opened during the
  * partition are dropped then (they never reached the server). `refuse()` is the server going away
- * instead: every connection is closed and new ones are closed at once, until `restore()`.
+ * instead: every connection is closed and new ones are closed at once, until `restore()`. `down()` is
+ * its host going away: nothing listens any more (connections are refused: ECONNREFUSED) until `restore()`.
  */
 export class FaultProxy {
   private readonly server = net.createServer((client) => this.accept(client));
@@ -13,6 +14,7 @@ export class FaultProxy {
   private held = new Set<net.Socket>();
   private blackholed = false;
   private refusing = false;
+  private listenPort = 0;
 
   private constructor(
     private readonly host: string,
@@ -24,9 +26,10 @@ export class FaultProxy {
     const target = new URL(url);
     const proxy = new FaultProxy(target.hostname, Number(target.port || 5432));
     await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+    proxy.listenPort = (proxy.server.address() as net.AddressInfo).port;
     const via = new URL(url);
     via.hostname = '127.0.0.1';
-    via.port = String((proxy.server.address() as net.AddressInfo).port);
+    via.port = String(proxy.listenPort);
     return { proxy, url: via.toString() };
   }
 
@@ -39,7 +42,13 @@ export class FaultProxy {
     for (const socket of this.sockets) socket.destroy();
   }
 
+  async down(): Promise<void> {
+    this.refuse();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
   restore(): void {
+    if (!this.server.listening) this.server.listen(this.listenPort, '127.0.0.1');
     this.blackholed = false;
     this.refusing = false;
     for (const socket of this.held) socket.destroy();
@@ -48,7 +57,7 @@ export class FaultProxy {
 
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
-    await new Promise((resolve) => this.server.close(resolve));
+    if (this.server.listening) await new Promise((resolve) => this.server.close(resolve));
   }
 
   private track(socket: net.Socket): net.Socket {
