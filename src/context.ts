@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { AuthUser } from './domain/auth-user';
+import type { Upload } from './multipart';
 import type { Services } from './services';
 
 export interface RequestMeta {
@@ -19,6 +20,8 @@ export interface Context {
   user: AuthUser | null;
   services: Services;
   request: RequestMeta;
+  /** A multipart request's files (GraphQL multipart request spec), for the idempotency fingerprint. */
+  uploads?: readonly Upload[];
 }
 
 /**

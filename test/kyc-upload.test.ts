@@ -385,6 +385,48 @@ describe('GraphQL uploadKycDocument (multipart request spec)', () => {
   });
 });
 
+describe('malformed part headers on both faces (issue 22, finding 1)', () => {
+  const operations = JSON.stringify({ query: UPLOAD, variables: { input: { documentType: 'PASSPORT', file: null } } });
+  const field = (name: string, value: string) => `--x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  /** File part headers busboy cannot parse: a bare LF or a NUL in the file name, a header line over 16 KiB. */
+  const badHeaders = [
+    'Content-Disposition: form-data; name="NAME"; filename="a\nb.pdf"',
+    'Content-Disposition: form-data; name="NAME"; filename="a\u0000b.pdf"',
+    `Content-Disposition: form-data; name="NAME"; filename="${'a'.repeat(17 * 1024)}.pdf"`,
+  ];
+  const filePart = (header: string, name: string) => `--x\r\n${header.replace('NAME', name)}\r\n\r\n%PDF-1.4 abc\r\n--x--\r\n`;
+
+  it('answers GraphQL 400 BAD_REQUEST, keeps serving and writes nothing', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    for (const header of badHeaders) {
+      const res = await t.http
+        .post('/graphql')
+        .set({ authorization: `Bearer ${investor}`, 'apollo-require-preflight': 'true', 'content-type': 'multipart/form-data; boundary=x' })
+        .send(Buffer.from(`${field('operations', operations)}${field('map', '{"0":["variables.input.file"]}')}${filePart(header, '0')}`, 'latin1'));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ errors: [{ message: 'Malformed multipart body.', extensions: { code: 'BAD_REQUEST' } }] });
+      expect((await t.http.get('/healthz')).status).toBe(200);
+    }
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
+  it('answers REST 400 in the envelope, keeps serving and writes nothing', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    for (const header of badHeaders) {
+      const res = await t.http
+        .post('/api/v1/kyc/documents')
+        .set({ authorization: `Bearer ${investor}`, 'content-type': 'multipart/form-data; boundary=x' })
+        .send(Buffer.from(`${field('document_type', 'passport')}${filePart(header, 'file')}`, 'latin1'));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, message: 'Malformed multipart body.' });
+      expect((await t.http.get('/healthz')).status).toBe(200);
+    }
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+});
+
 describe('a failed upload leaves nothing half-written', () => {
   it('storage fails → no row', async () => {
     const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];

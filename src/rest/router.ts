@@ -5,8 +5,7 @@ import { HttpError, NotFoundError, UnauthenticatedError } from '../errors';
 import { present } from '../invariant';
 import type { Services } from '../services';
 import { IDEMPOTENCY_HEADER, sendIdempotent } from './idempotency';
-import type { UploadLimits } from '../uploads';
-import { readMultipart } from './multipart';
+import { readForm, type UploadLimits } from '../multipart';
 import { sendDownload, sendError, sendJson } from './respond';
 import { compileRoute, type CompiledRoute, type RawValue } from './route';
 import { routeTable } from './routes';
@@ -76,7 +75,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       // Raw until the route's coercer types it against the operation's variables.
       const body = (
         hit.route.multipartFile
-          ? await readMultipart(req, res, hit.route.multipartFile, uploads)
+          ? await readForm(req, res, hit.route.multipartFile, uploads)
           : req.body && typeof req.body === 'object' && !Array.isArray(req.body)
             ? req.body
             : {}
