@@ -427,6 +427,55 @@ describe('malformed part headers on both faces (issue 22, finding 1)', () => {
   });
 });
 
+describe.each([
+  ['REST', (key: string, bytes: Buffer) => upload(investor, 'passport', { bytes, name: 'passport.pdf', type: 'application/pdf' }).set('idempotency-key', key)],
+  ['GraphQL', (key: string, bytes: Buffer) => gqlUploadRequest(investor, bytes).set('idempotency-key', key)],
+] as const)('Idempotency-Key on uploads covers the file (%s; issue 22, finding 7)', (face, send) => {
+  const docId = (res: Response) => (face === 'REST' ? res.body.data.id : res.body.data.uploadKycDocument.id) as number;
+
+  it('refuses the same key with the same fields but other bytes (422 on the key) and stores nothing more', async () => {
+    const key = randomUUID();
+    const first = await send(key, pdf());
+    expect(first.status).toBe(face === 'REST' ? 201 : 200);
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    const other = await send(key, pdf());
+    expect(other.status).toBe(422);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    if (face === 'REST') expect(other.body).toEqual({ success: false, message: expect.any(String), errors: { idempotency_key: [expect.any(String)] } });
+    else expect(other.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { idempotencyKey: [expect.any(String)] } });
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
+  it('replays a retry with the same bytes byte for byte, storing the file once', async () => {
+    const key = randomUUID();
+    const bytes = png(48 * 1024);
+    const first = await send(key, bytes);
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    const retry = await send(key, bytes);
+    expect(retry.status).toBe(first.status);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.text).toBe(first.text);
+    expect(docId(retry)).toBe(docId(first));
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
+  it('fingerprints a refused file too: the same refusal replays, other bytes are 422', async () => {
+    const key = randomUUID();
+    const text = Buffer.from('not a document');
+    const first = await send(key, text);
+    const retry = await send(key, text);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.text).toBe(first.text);
+    const other = await send(key, Buffer.from('not a document either'));
+    expect(other.status).toBe(422);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(other.text).not.toBe(first.text);
+    expect(other.text).toMatch(/idempotency/i);
+  });
+});
+
 describe('a failed upload leaves nothing half-written', () => {
   it('storage fails → no row', async () => {
     const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
