@@ -132,7 +132,7 @@ const caseOf = (face: Case['face']) => fc.oneof({ weight: 1, arbitrary: validCas
 function bodyOf(c: Case): Buffer {
   const chunks: Buffer[] = [];
   for (const part of c.parts) {
-    const disposition = [Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"`)];
+    const disposition: Buffer[] = [Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"`)];
     if (part.filename) disposition.push(Buffer.from('; filename="'), part.filename, Buffer.from('"'));
     chunks.push(...disposition, Buffer.from('\r\n'));
     if (part.extraHeader) chunks.push(Buffer.from('X-Fuzz: '), part.extraHeader, Buffer.from('\r\n'));
