@@ -82,13 +82,17 @@ export interface Gateway {
 
 /**
  * GraphQL answers an unreachable database with HTTP 503 (Apollo otherwise sends resolver errors
- * with 200); the body keeps the GraphQL shape with `extensions.code: SERVICE_UNAVAILABLE`.
+ * with 200); the body keeps the GraphQL shape with `extensions.code: SERVICE_UNAVAILABLE`. So does a
+ * multipart body that broke after its file began (its own 400 or 413, `BAD_REQUEST`/`PAYLOAD_TOO_LARGE`).
  */
 const unavailableStatus: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     return {
       async didEncounterErrors({ errors, response }) {
-        if (errors.some((e) => normalizeError(e) instanceof ServiceUnavailableError)) response.http.status = 503;
+        const mapped = errors.map(normalizeError);
+        const transport = mapped.find((e) => e instanceof HttpError);
+        if (transport) response.http.status = httpStatus(transport.code);
+        if (mapped.some((e) => e instanceof ServiceUnavailableError)) response.http.status = 503;
       },
     };
   },
@@ -234,7 +238,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
   api.use(
     '/graphql',
     whenReady,
-    graphqlUploads(services, uploads),
+    graphqlUploads(services, { ...uploads, maxOperationsBytes: bytes.parse(config.graphqlBodyLimit) ?? 0 }),
     graphqlJson,
     ...trusted.handlers,
     expressMiddleware(apollo, {

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { AuthUser } from './domain/auth-user';
+import type { Upload } from './multipart';
 import type { Services } from './services';
 import type { IdempotencyScope } from './services/idempotency.service';
 
@@ -25,6 +26,8 @@ export interface Context {
    * GraphQL plugin); idempotent root fields hand it to their writes (src/schema/build.ts).
    */
   idempotency?: IdempotencyScope;
+  /** A multipart request's files (GraphQL multipart request spec), for the idempotency fingerprint. */
+  uploads?: readonly Upload[];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext } from '@apollo/server';
 import { print, type GraphQLFormattedError } from 'graphql';
 import type { Context } from './context';
+import { uploadsDigest } from './multipart';
 import { DomainError, httpStatus } from './errors';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, isFinalStatus } from './rest/idempotency';
 import { selectsIdempotentField } from './schema/idempotent';
@@ -34,7 +35,8 @@ export function idempotencyPlugin(): ApolloServerPlugin<Context> {
           try {
             const key = idempotency.checkKey(header);
             const body = { query: print(document), operationName: rc.request.operationName ?? null, variables: rc.request.variables ?? {} };
-            const started = await idempotency.begin({ scope: scopeOf(rc.contextValue.user), key, method: 'POST', path: '/graphql', body });
+            const streamed = uploadsDigest(rc.contextValue.uploads ?? []);
+            const started = await idempotency.begin({ scope: scopeOf(rc.contextValue.user), key, method: 'POST', path: '/graphql', body, streamed });
             if ('claim' in started) {
               claim = started.claim;
               rc.contextValue.idempotency = claim.scope;

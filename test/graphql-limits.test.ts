@@ -18,7 +18,7 @@ import {
 import { COST, GRAPHQL_LIMITS, limitValidationRules, queryCost } from '../src/graphql-limits';
 import { loadOperations } from '../src/rest/operations';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
-import { Upload } from 'graphql-upload-minimal';
+import { Upload } from '../src/multipart';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -61,7 +61,7 @@ function sampleVariables(schema: GraphQLSchema, document: ReturnType<typeof pars
           .map((f) => [f.name, sample(f.type)]),
       );
     }
-    if (inner.name === 'Upload') return new Upload(); // what graphql-upload-minimal puts in a multipart request's variables
+    if (inner.name === 'Upload') return new Upload(); // what the multipart parser puts in a multipart request's variables
     return { Int: 1, Float: 1, Boolean: true, Decimal: '100.00', DateTime: '2026-01-01T00:00:00Z', Date: '2026-01-01' }[inner.name] ?? '1';
   };
   const variables: Record<string, unknown> = {};

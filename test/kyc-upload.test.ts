@@ -385,6 +385,97 @@ describe('GraphQL uploadKycDocument (multipart request spec)', () => {
   });
 });
 
+describe('malformed part headers on both faces (issue 22, finding 1)', () => {
+  const operations = JSON.stringify({ query: UPLOAD, variables: { input: { documentType: 'PASSPORT', file: null } } });
+  const field = (name: string, value: string) => `--x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  /** File part headers busboy cannot parse: a bare LF or a NUL in the file name, a header line over 16 KiB. */
+  const badHeaders = [
+    'Content-Disposition: form-data; name="NAME"; filename="a\nb.pdf"',
+    'Content-Disposition: form-data; name="NAME"; filename="a\u0000b.pdf"',
+    `Content-Disposition: form-data; name="NAME"; filename="${'a'.repeat(17 * 1024)}.pdf"`,
+  ];
+  const filePart = (header: string, name: string) => `--x\r\n${header.replace('NAME', name)}\r\n\r\n%PDF-1.4 abc\r\n--x--\r\n`;
+
+  it('answers GraphQL 400 BAD_REQUEST, keeps serving and writes nothing', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    for (const header of badHeaders) {
+      const res = await t.http
+        .post('/graphql')
+        .set({ authorization: `Bearer ${investor}`, 'apollo-require-preflight': 'true', 'content-type': 'multipart/form-data; boundary=x' })
+        .send(Buffer.from(`${field('operations', operations)}${field('map', '{"0":["variables.input.file"]}')}${filePart(header, '0')}`, 'latin1'));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ errors: [{ message: 'Malformed multipart body.', extensions: { code: 'BAD_REQUEST' } }] });
+      expect((await t.http.get('/healthz')).status).toBe(200);
+    }
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
+  it('answers REST 400 in the envelope, keeps serving and writes nothing', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    for (const header of badHeaders) {
+      const res = await t.http
+        .post('/api/v1/kyc/documents')
+        .set({ authorization: `Bearer ${investor}`, 'content-type': 'multipart/form-data; boundary=x' })
+        .send(Buffer.from(`${field('document_type', 'passport')}${filePart(header, 'file')}`, 'latin1'));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, message: 'Malformed multipart body.' });
+      expect((await t.http.get('/healthz')).status).toBe(200);
+    }
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+});
+
+describe.each([
+  ['REST', (key: string, bytes: Buffer) => upload(investor, 'passport', { bytes, name: 'passport.pdf', type: 'application/pdf' }).set('idempotency-key', key)],
+  ['GraphQL', (key: string, bytes: Buffer) => gqlUploadRequest(investor, bytes).set('idempotency-key', key)],
+] as const)('Idempotency-Key on uploads covers the file (%s; issue 22, finding 7)', (face, send) => {
+  const docId = (res: Response) => (face === 'REST' ? res.body.data.id : res.body.data.uploadKycDocument.id) as number;
+
+  it('refuses the same key with the same fields but other bytes (422 on the key) and stores nothing more', async () => {
+    const key = randomUUID();
+    const first = await send(key, pdf());
+    expect(first.status).toBe(face === 'REST' ? 201 : 200);
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    const other = await send(key, pdf());
+    expect(other.status).toBe(422);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    if (face === 'REST') expect(other.body).toEqual({ success: false, message: expect.any(String), errors: { idempotency_key: [expect.any(String)] } });
+    else expect(other.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { idempotencyKey: [expect.any(String)] } });
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
+  it('replays a retry with the same bytes byte for byte, storing the file once', async () => {
+    const key = randomUUID();
+    const bytes = png(48 * 1024);
+    const first = await send(key, bytes);
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    const retry = await send(key, bytes);
+    expect(retry.status).toBe(first.status);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.text).toBe(first.text);
+    expect(docId(retry)).toBe(docId(first));
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
+  it('fingerprints a refused file too: the same refusal replays, other bytes are 422', async () => {
+    const key = randomUUID();
+    const text = Buffer.from('not a document');
+    const first = await send(key, text);
+    const retry = await send(key, text);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.text).toBe(first.text);
+    const other = await send(key, Buffer.from('not a document either'));
+    expect(other.status).toBe(422);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(other.text).not.toBe(first.text);
+    expect(other.text).toMatch(/idempotency/i);
+  });
+});
+
 describe('a failed upload leaves nothing half-written', () => {
   it('storage fails → no row', async () => {
     const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];

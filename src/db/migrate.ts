@@ -168,6 +168,9 @@ export const MIGRATION_LOCK = 'investment-gateway:migrations';
 export async function withMigrationLock<T>(db: Database, work: () => Promise<T>, onWait?: () => void): Promise<T> {
   if (db.kind !== 'postgres' || !db.url) return work();
   const client = new Client({ connectionString: db.url, application_name: 'gateway-migration-lock' });
+  // Whole life: the lock's session may drop while `work` runs; unheard, its 'error' would end the process.
+  let lost: Error | undefined;
+  client.on('error', (err) => (lost ??= err));
   await client.connect();
   try {
     const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [MIGRATION_LOCK]);
@@ -175,7 +178,9 @@ export async function withMigrationLock<T>(db: Database, work: () => Promise<T>,
       onWait?.();
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
     }
-    return await work();
+    const result = await work();
+    if (lost) throw lost; // the lock went with its session: the run was not the only one it claims to be
+    return result;
   } finally {
     await client.end();
   }

@@ -20,7 +20,8 @@ export const isFinalStatus = (status: number) => status < 500 && status !== 429 
  * The REST adapter of the idempotency store: claim the key, run the route once, store its answer
  * (errors included, in the contract's format) and send it; or replay what the first request left.
  * The route's GraphQL operation runs in-process with `execute`, not through Apollo, so the GraphQL
- * plugin never sees this request and nothing is recorded twice.
+ * plugin never sees this request and nothing is recorded twice. `streamed` digests an upload's bytes
+ * (a multipart route's file), which the fingerprint covers too.
  */
 export async function sendIdempotent(
   req: Request,
@@ -29,10 +30,11 @@ export async function sendIdempotent(
   ctx: Context,
   body: unknown,
   run: () => Promise<RouteResult>,
+  streamed?: () => Promise<string>,
 ): Promise<void> {
   const key = services.idempotency.checkKey(req.get(IDEMPOTENCY_HEADER) ?? '');
   const path = `${req.baseUrl}${req.path.replace(/\/$/, '')}`;
-  const started = await services.idempotency.begin({ scope: scopeOf(ctx.user), key, method: req.method, path, body });
+  const started = await services.idempotency.begin({ scope: scopeOf(ctx.user), key, method: req.method, path, body, streamed });
   if ('replay' in started) return sendAnswer(res, { ...started.replay, headers: { [REPLAYED_HEADER]: 'true' } });
   ctx.idempotency = started.claim.scope;
 

@@ -5,8 +5,7 @@ import { HttpError, NotFoundError, UnauthenticatedError } from '../errors';
 import { present } from '../invariant';
 import type { Services } from '../services';
 import { IDEMPOTENCY_HEADER, sendIdempotent } from './idempotency';
-import type { UploadLimits } from '../uploads';
-import { readMultipart } from './multipart';
+import { Upload, readForm, uploadsDigest, type UploadLimits } from '../multipart';
 import { sendDownload, sendError, sendJson } from './respond';
 import { compileRoute, type CompiledRoute, type RawValue } from './route';
 import { routeTable } from './routes';
@@ -76,14 +75,17 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       // Raw until the route's coercer types it against the operation's variables.
       const body = (
         hit.route.multipartFile
-          ? await readMultipart(req, res, hit.route.multipartFile, uploads)
+          ? await readForm(req, res, hit.route.multipartFile, uploads)
           : req.body && typeof req.body === 'object' && !Array.isArray(req.body)
             ? req.body
             : {}
       ) as Record<string, RawValue>;
       const path = `${req.protocol}://${req.get('host')}${req.baseUrl}${req.path.replace(/\/$/, '')}`;
       const run = () => hit.run(ctx, { params, query: queryStrings(req.query), body }, { path });
-      if (hit.idempotent && req.get(IDEMPOTENCY_HEADER) !== undefined) return await sendIdempotent(req, res, services, ctx, body, run);
+      if (hit.idempotent && req.get(IDEMPOTENCY_HEADER) !== undefined) {
+        const uploads = Object.values(body).filter((v) => v instanceof Upload);
+        return await sendIdempotent(req, res, services, ctx, body, run, uploadsDigest(uploads));
+      }
       const result = await run();
       if ('file' in result) return await sendDownload(res, await services.downloads.open(result.file));
       sendJson(res, result.status, result.body);

@@ -9,7 +9,7 @@ import {
   type GraphQLSchema,
   type VariableDefinitionNode,
 } from 'graphql';
-import { Upload } from 'graphql-upload-minimal';
+import { Upload } from '../multipart';
 import { ValidationError, type FieldErrors } from '../errors';
 import { snake } from './serialize';
 

@@ -1,21 +1,18 @@
 import { GraphQLError, GraphQLScalarType } from 'graphql';
-import { Upload } from 'graphql-upload-minimal';
-import { guardedUpload } from '../uploads';
+import { Upload } from '../multipart';
 import type { FileUpload } from '../services/storage/upload';
 
 /**
  * The `Upload` scalar of the GraphQL multipart request spec. Its value is a promise of the file,
- * resolved when the file's part begins (graphql-upload-minimal on /graphql; the REST multipart
- * reader builds the same `Upload` for POST /kyc/documents, so both faces share one path).
+ * resolved when the file's part begins: the one multipart parser (src/multipart.ts) builds it on
+ * /graphql and for POST /kyc/documents, so both faces share one path.
  */
 export const UploadScalar = new GraphQLScalarType<Promise<FileUpload>, never>({
   name: 'Upload',
   description: 'A file sent as a part of a multipart request (GraphQL multipart request spec).',
   parseValue(value) {
     if (!(value instanceof Upload)) throw new GraphQLError('Upload value invalid: send the file as a multipart request (GraphQL multipart request spec).');
-    const file = value.promise.then(guardedUpload);
-    file.catch(() => undefined); // an operation refused before it reads the file must not leave an unhandled rejection
-    return file;
+    return value.promise;
   },
   parseLiteral() {
     throw new GraphQLError('Upload literal unsupported: send the file as a variable in a multipart request.');

@@ -17,6 +17,11 @@ export interface IdempotentRequest {
   path: string;
   /** Any JSON value; keys are sorted before hashing, so their order does not matter. */
   body: unknown;
+  /**
+   * A digest of what the body does not hold (uploaded files' bytes), known only once they have been
+   * read to their end: asked for when the first request completes and when a retry meets its answer.
+   */
+  streamed?: () => Promise<string>;
 }
 
 /** A stored answer: the status and the exact bytes of the body. */
@@ -150,7 +155,9 @@ export class IdempotencyService {
         WHERE scope = ${request.scope} AND key_hash = ${keyHash}
           AND (expires_at > now() OR committed_at > now() - ${ttl}::int * interval '1 second')`;
       if (!row) continue; // expired or purged in between: claim again
-      if (row.fingerprint !== fingerprint) {
+      // A completed key's fingerprint covers the files too (see complete): the retry reads its own to compare.
+      const expected = row.state === 'DONE' && request.streamed ? fingerprintOf(request, await request.streamed()) : fingerprint;
+      if (row.fingerprint !== expected) {
         throw ValidationError.field('idempotencyKey', 'This idempotency key was already used with a different request.');
       }
       if (row.state === 'IN_PROGRESS') {
@@ -162,12 +169,24 @@ export class IdempotencyService {
     throw new ConflictError('A request with this idempotency key is still being processed.');
   }
 
-  /** Stores the answer for replay (`ttlSeconds` from now); only the claim's own attempt can. */
+  /**
+   * Stores the answer for replay (`ttlSeconds` from now); only the claim's own attempt can. The
+   * fingerprint then takes in the streamed files; a file that cannot be read to its end (the body
+   * broke) leaves nothing a retry could be compared with, so the key is released instead.
+   */
   async complete(claim: IdempotencyClaim, answer: StoredAnswer): Promise<void> {
-    const { scope, key } = claim.request;
+    const { scope, key, streamed } = claim.request;
+    let fingerprint = fingerprintOf(claim.request);
+    if (streamed) {
+      try {
+        fingerprint = fingerprintOf(claim.request, await streamed());
+      } catch {
+        return this.release(claim);
+      }
+    }
     await this.prisma.$executeRaw`
       UPDATE idempotency_keys
-      SET state = 'DONE', response_status = ${answer.status}, response_body = ${this.seal(key, answer.body)},
+      SET state = 'DONE', fingerprint = ${fingerprint}, response_status = ${answer.status}, response_body = ${this.seal(key, answer.body)},
           expires_at = now() + ${this.options.ttlSeconds}::int * interval '1 second'
       WHERE scope = ${scope} AND key_hash = ${this.keyHash(key)} AND claim = ${claim.id}::uuid`;
   }
@@ -245,11 +264,11 @@ export class IdempotencyService {
   }
 }
 
-/** SHA-256 of method, path and the body with its object keys sorted (so key order is not a difference). */
-export function fingerprintOf(request: Pick<IdempotentRequest, 'method' | 'path' | 'body'>): string {
-  return createHash('sha256')
-    .update(`${request.method.toUpperCase()} ${request.path}\n${stringify(request.body ?? null)}`)
-    .digest('hex');
+/** SHA-256 of method, path, the body with its object keys sorted (so key order is not a difference) and the streamed files' digest. */
+export function fingerprintOf(request: Pick<IdempotentRequest, 'method' | 'path' | 'body'>, streamed?: string): string {
+  const hash = createHash('sha256').update(`${request.method.toUpperCase()} ${request.path}\n${stringify(request.body ?? null)}`);
+  if (streamed !== undefined) hash.update(`\n${streamed}`);
+  return hash.digest('hex');
 }
 
 /** One root field of a keyed request: its claim, and the field's name in the answer (its alias). */

@@ -23,11 +23,13 @@ export class SmtpMailer implements Mailer {
    * `url`: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465. The timeouts keep a
    * hanging server from holding a request for minutes; query parameters of the URL override them.
    */
-  constructor(url: string, from: string) {
+  constructor(url: string, from: string, logger: Logger) {
     // Loaded only when SMTP_URL is set: a gateway without mail does not carry it (memory, docs/benchmarks.md).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const nodemailer = require('nodemailer') as typeof import('nodemailer');
     this.transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from });
+    // Whole life: the transport re-emits its transporter's errors (e.g. OAuth2 token refreshes); a send's own failure rejects sendMail.
+    this.transport.on('error', (err) => logger.warn({ err }, 'mail transport failed'));
   }
 
   async send(message: MailMessage): Promise<void> {
@@ -57,7 +59,7 @@ export class DroppingMailer implements Mailer {
 }
 
 export function createMailer(config: Pick<Config, 'env' | 'smtpUrl' | 'mailFrom'>, logger: Logger): Mailer {
-  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, config.mailFrom);
+  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, config.mailFrom, logger);
   if (config.env !== 'production') return new LogMailer(logger);
   logger.warn('SMTP_URL is not set: password reset mails and account notices are dropped');
   return new DroppingMailer(logger);

@@ -53,7 +53,7 @@ export class S3FileStorage implements FileStorage {
     // The content's own failure (a refused or broken upload) is the one to report, even when
     // aborting the multipart upload then fails too.
     let contentError: unknown;
-    if (!Buffer.isBuffer(content)) content.once('error', (err) => (contentError ??= err));
+    if (!Buffer.isBuffer(content)) content.on('error', (err) => (contentError ??= err));
     await upload.done().catch((err: unknown) => {
       throw unavailable(contentError ?? err);
     });
