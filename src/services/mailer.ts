@@ -20,14 +20,15 @@ export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
 
   /**
-   * `url`: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465. The timeouts keep a
-   * hanging server from holding a request for minutes; query parameters of the URL override them.
+   * `url`: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465. `timeoutMs` bounds
+   * connecting, the server's greeting and any silence after it (SMTP_TIMEOUT_MS), so a silent server
+   * fails the message instead of holding it (and its connection) for as long as it stays silent.
    */
-  constructor(url: string, from: string, logger: Logger) {
+  constructor(url: string, from: string, timeoutMs: number, logger: Logger) {
     // Loaded only when SMTP_URL is set: a gateway without mail does not carry it (memory, docs/benchmarks.md).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const nodemailer = require('nodemailer') as typeof import('nodemailer');
-    this.transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from });
+    this.transport = nodemailer.createTransport({ url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs }, { from });
     // Whole life: the transport re-emits its transporter's errors (e.g. OAuth2 token refreshes); a send's own failure rejects sendMail.
     this.transport.on('error', (err) => logger.warn({ err }, 'mail transport failed'));
   }
@@ -58,8 +59,8 @@ export class DroppingMailer implements Mailer {
   }
 }
 
-export function createMailer(config: Pick<Config, 'env' | 'smtpUrl' | 'mailFrom'>, logger: Logger): Mailer {
-  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, config.mailFrom, logger);
+export function createMailer(config: Pick<Config, 'env' | 'smtpUrl' | 'mailFrom' | 'smtpTimeoutMs'>, logger: Logger): Mailer {
+  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, config.mailFrom, config.smtpTimeoutMs, logger);
   if (config.env !== 'production') return new LogMailer(logger);
   logger.warn('SMTP_URL is not set: password reset mails and account notices are dropped');
   return new DroppingMailer(logger);
