@@ -152,6 +152,8 @@ if (process.env.TEST_DATABASE_URL) {
       type Answer = { kind: string; status: number; ms: number; gateway: number };
       const answers: Answer[] = [];
       const faults: string[] = [];
+      let previousCut: Promise<void> | undefined;
+      let kycCommitLost = false;
       /** Faults driven by progress (answers so far), not time; each heals after a number of further answers. */
       const schedule: Array<{ at: number; name: string; start: () => unknown; heal?: { after: number; run: () => void } }> = [
         { at: 10, name: 'pg reset after COMMIT', start: () => proxies.pg.cutAfter(commitAfterInsertInto('investment_requests')) },
@@ -161,7 +163,17 @@ if (process.env.TEST_DATABASE_URL) {
         { at: 80, name: 'pg cut', start: () => proxies.pg.refuse(), heal: { after: 6, run: () => proxies.pg.restore() } },
         { at: 95, name: 's3 cut', start: () => proxies.s3.refuse(), heal: { after: 8, run: () => proxies.s3.restore() } },
         { at: 110, name: 'redis silent', start: () => proxies.redis.blackhole(), heal: { after: 10, run: () => proxies.redis.restore() } },
-        { at: 125, name: 'pg reset after COMMIT', start: () => proxies.pg.cutAfter(commitAfterInsertInto('withdrawal_requests')) },
+        { at: 125, name: 'pg reset after COMMIT', start: () => (previousCut = proxies.pg.cutAfter(commitAfterInsertInto('withdrawal_requests'))) },
+        // Armed once the previous reset happened (the proxy holds one cut at a time); checked below that it happened too.
+        {
+          at: 135,
+          name: 'pg reset after a KYC COMMIT',
+          start: async () => {
+            await previousCut;
+            await proxies.pg.cutAfter(commitAfterInsertInto('kyc_documents'));
+            kycCommitLost = true;
+          },
+        },
       ];
       const healing: Array<{ at: number; run: () => void }> = [];
       const onAnswer = () => {
@@ -190,11 +202,20 @@ if (process.env.TEST_DATABASE_URL) {
         onAnswer();
         return res;
       };
-      const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-      });
+      const json =
+        (body: unknown) =>
+        (headers: Record<string, string> = {}): RequestInit => ({
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
+      /** A KYC upload (multipart: a new form for each attempt, the same bytes). */
+      const upload = (headers: Record<string, string> = {}): RequestInit => {
+        const form = new FormData();
+        form.append('document_type', 'proof_of_address');
+        form.append('file', new Blob([Buffer.from('%PDF-1.7\nchaos\n')], { type: 'application/pdf' }), 'bill.pdf');
+        return { method: 'POST', headers: { ...auth, ...headers }, body: form };
+      };
 
       /** The key's row as the gateway stores it (HMAC of the key under JWT_SECRET): free once no request holds its lease. */
       const leaseEnded = async (key: string) => {
@@ -206,10 +227,10 @@ if (process.env.TEST_DATABASE_URL) {
         return rows.length === 0;
       };
       /** A client that retries with the same key until it gets a final answer (2xx or a business 4xx). */
-      const keyed = async (kind: string, p: string, body: unknown, idOf: (text: string) => number) => {
+      const keyed = async (kind: string, p: string, init: (headers: Record<string, string>) => RequestInit, idOf: (text: string) => number) => {
         const key = randomUUID();
         for (let attempt = 0; attempt < 30; attempt++) {
-          const res = await send(kind, p, json(body, { 'idempotency-key': key }));
+          const res = await send(kind, p, init({ 'idempotency-key': key }));
           if (res.status === 200 || res.status === 201) return { key, id: idOf(res.body) };
           if (res.status === 409) await eventually(() => leaseEnded(key), 10_000);
           else if (res.status !== 503) return { key, id: undefined, status: res.status };
@@ -217,14 +238,18 @@ if (process.env.TEST_DATABASE_URL) {
         return { key, id: undefined, status: -1 };
       };
 
-      const outcomes = { invest: [] as Array<{ key: string; id?: number }>, withdraw: [] as Array<{ key: string; id?: number }>, uploads: [] as number[] };
+      const outcomes = {
+        invest: [] as Array<{ key: string; id?: number }>,
+        withdraw: [] as Array<{ key: string; id?: number }>,
+        uploads: [] as Array<{ key: string; id?: number }>,
+      };
       const operations: Array<() => Promise<unknown>> = [
         async () =>
           outcomes.invest.push(
             await keyed(
               'invest',
               '/api/v1/investment-requests',
-              { unit_id: unit.id, amount: 1000 },
+              json({ unit_id: unit.id, amount: 1000 }),
               (t) => (JSON.parse(t) as { data: { id: number } }).data.id,
             ),
           ),
@@ -233,22 +258,16 @@ if (process.env.TEST_DATABASE_URL) {
             await keyed(
               'withdraw',
               '/graphql',
-              {
+              json({
                 query: 'mutation($input: CreateWithdrawalRequestInput!) { createWithdrawalRequest(input: $input) { id } }',
                 variables: { input: { unitId: unit.id, ownershipPercentage: '0.01', reason: 'Chaos' } },
-              },
+              }),
               (t) => Number((JSON.parse(t) as { data: { createWithdrawalRequest: { id: string } } }).data.createWithdrawalRequest.id),
             ),
           ),
         () => send('read', '/api/v1/units?per_page=5', { headers: auth }),
-        () => send('graphql', '/graphql', json({ query: '{ me { id } }' })),
-        async () => {
-          const form = new FormData();
-          form.append('document_type', 'proof_of_address');
-          form.append('file', new Blob([Buffer.from('%PDF-1.7\nchaos\n')], { type: 'application/pdf' }), 'bill.pdf');
-          const res = await send('upload', '/api/v1/kyc/documents', { method: 'POST', headers: auth, body: form });
-          if (res.status === 201) outcomes.uploads.push((JSON.parse(res.body) as { data: { id: number } }).data.id);
-        },
+        () => send('graphql', '/graphql', json({ query: '{ me { id } }' })()),
+        async () => outcomes.uploads.push(await keyed('upload', '/api/v1/kyc/documents', upload, (t) => (JSON.parse(t) as { data: { id: number } }).data.id)),
       ];
       const TOTAL = 150;
       let next = 0;
@@ -264,7 +283,16 @@ if (process.env.TEST_DATABASE_URL) {
 
       // Every fault happened, and was felt; and no process exited.
       expect(faults).toEqual(
-        expect.arrayContaining(['pg reset after COMMIT', 'pg reset mid-transaction', 'pg silent', 'redis cut', 'pg cut', 's3 cut', 'redis silent']),
+        expect.arrayContaining([
+          'pg reset after COMMIT',
+          'pg reset mid-transaction',
+          'pg silent',
+          'redis cut',
+          'pg cut',
+          's3 cut',
+          'redis silent',
+          'pg reset after a KYC COMMIT',
+        ]),
       );
       expect(answers.some((a) => a.status === 503)).toBe(true);
       expect(gateways.map((g) => g.child.exitCode)).toEqual([null, null]);
@@ -290,10 +318,15 @@ if (process.env.TEST_DATABASE_URL) {
         const { rows } = await sql.query<{ id: number }>(`SELECT id FROM ${table} WHERE unit_id = $1 ORDER BY id`, [unit.id]);
         expect(rows.map((r) => r.id)).toEqual([...ids].sort((a, b) => a - b));
       }
-      // Every acknowledged upload is there once.
-      const { rows: docs } = await sql.query<{ id: number }>('SELECT id FROM kyc_documents WHERE id = ANY($1)', [outcomes.uploads]);
-      expect(docs).toHaveLength(outcomes.uploads.length);
-      expect(outcomes.uploads.length).toBeGreaterThan(0);
+      // Every upload key got a final answer (one of them after its COMMIT's answer was lost), and each has exactly one document: the one it answered.
+      expect(kycCommitLost).toBe(true);
+      expect(outcomes.uploads.filter((o) => o.id === undefined)).toEqual([]);
+      const uploaded = outcomes.uploads.map((o) => o.id!);
+      const { rows: docs } = await sql.query<{ id: number }>('SELECT id FROM kyc_documents WHERE investor_id = $1 AND id >= $2 ORDER BY id', [
+        investorId,
+        Math.min(...uploaded),
+      ]);
+      expect(docs.map((d) => d.id)).toEqual([...uploaded].sort((a, b) => a - b));
 
       // Ready again on both instances once everything is back.
       for (const g of gateways) await eventually(async () => (await fetch(`${g.url}/readyz`, { signal: signal() })).status === 200, 20_000);

@@ -10,6 +10,7 @@ import { isUniqueViolation } from './access';
 import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import type { RateLimitService } from './rate-limit.service';
 import { audit } from './audit.service';
+import { writeOnce, type OnceOptions } from './idempotency.service';
 
 export interface AuthResult {
   user: UserView;
@@ -95,6 +96,12 @@ export class AuthService {
     return { id: session.user.id, role: session.user.role, investorId: session.user.investor?.id ?? null, sessionId };
   }
 
+  /**
+   * A new investor account, signed in. With an Idempotency-Key, a retry after a lost answer finds
+   * the account its first attempt created and answers it with a fresh session (the first session's
+   * refresh token exists only as a hash, so it cannot be handed out again; that session stays
+   * unused until it expires or the user signs out everywhere).
+   */
   async register(
     input: { name: string; email: string; password: string; passwordConfirmation: string; phone?: string | null },
     ip: string,
@@ -103,27 +110,46 @@ export class AuthService {
     await this.limiter.consume(`register:${ip}`);
     const email = input.email.trim().toLowerCase();
     const fields: Record<string, string[]> = { ...confirmationErrors(input.password, input.passwordConfirmation) };
-    if (await this.prisma.user.findUnique({ where: { email }, select: { id: true } })) fields.email = [EMAIL_TAKEN];
-    if (Object.keys(fields).length) throw new ValidationError(fields);
-    const passwordHash = await hashPassword(input.password);
-    const user = await this.prisma.user
-      .create({
-        data: {
-          name: input.name.trim(),
-          email,
-          phone: input.phone ?? null,
-          passwordHash,
-          role: Role.INVESTOR,
-          investor: { create: {} },
-          settings: { create: {} },
-        },
-        select: USER_SELECT,
-      })
+    // Hashed before the transaction (it is slow), and only for a request that may pass.
+    const passwordHash = Object.keys(fields).length ? null : await hashPassword(input.password);
+    return this.prisma
+      .$transaction((tx) =>
+        writeOnce(tx, this.registered(tx, deviceName), async () => {
+          // Checked after the key's lock: a retry after a lost answer finds its own account, not a taken email.
+          if (await tx.user.findUnique({ where: { email }, select: { id: true } })) fields.email = [EMAIL_TAKEN];
+          if (Object.keys(fields).length || !passwordHash) throw new ValidationError(fields);
+          const user = await tx.user.create({
+            data: {
+              name: input.name.trim(),
+              email,
+              phone: input.phone ?? null,
+              passwordHash,
+              role: Role.INVESTOR,
+              investor: { create: {} },
+              settings: { create: {} },
+            },
+            select: USER_SELECT,
+          });
+          return this.openSession(tx, toUserView(user), deviceName);
+        }),
+      )
       .catch((err: unknown) => {
         // A concurrent registration of the same email won the race since the check above.
         throw isUniqueViolation(err) ? ValidationError.field('email', EMAIL_TAKEN) : err;
       });
-    return this.startSession(toUserView(user), deviceName);
+  }
+
+  /** A keyed retry whose first answer was lost: the account it created, signed in afresh (writeOnce). */
+  private registered(tx: PrismaNs.TransactionClient, deviceName?: string | null): OnceOptions<AuthResult> {
+    return {
+      kind: 'user',
+      ref: (result) => String(result.user.id),
+      existing: async (ref) => {
+        const user = await tx.user.findFirst({ where: { id: Number(ref), deletedAt: null }, select: USER_SELECT });
+        if (!user) throw new NotFoundError();
+        return this.openSession(tx, toUserView(user), deviceName);
+      },
+    };
   }
 
   async login(email: string, password: string, ip: string, deviceName?: string | null): Promise<AuthResult> {
@@ -221,21 +247,31 @@ export class AuthService {
 
   /** `event`: the audit action recorded with the new session (login), in its transaction. */
   private async startSession(user: UserView, deviceName?: string | null, event?: string): Promise<AuthResult> {
-    const refreshToken = newOpaqueToken();
-    const create = this.prisma.session.create({
-      data: {
-        userId: user.id,
-        deviceName: deviceName ?? null,
-        expiresAt: new Date(Date.now() + this.config.refreshTokenTtlDays * 86_400_000),
-        refreshTokens: { create: { tokenHash: sha256(refreshToken) } },
-      },
-      select: { id: true },
-    });
+    const { data, refreshToken } = this.newSession(user, deviceName);
     const [session] = await this.prisma.$transaction([
-      create,
+      this.prisma.session.create({ data, select: { id: true } }),
       ...(event ? [audit.record(this.prisma, { actor: { id: user.id, role: user.role }, action: event, target: { type: 'user', id: user.id } })] : []),
     ]);
     return this.tokens(user, session.id, refreshToken);
+  }
+
+  /** A new session of `user` inside the caller's transaction (registration). */
+  private async openSession(tx: SessionsClient, user: UserView, deviceName?: string | null): Promise<AuthResult> {
+    const { data, refreshToken } = this.newSession(user, deviceName);
+    const session = await tx.session.create({ data, select: { id: true } });
+    return this.tokens(user, session.id, refreshToken);
+  }
+
+  /** A session's row and its refresh token, in the clear only here: the row keeps its hash. */
+  private newSession(user: UserView, deviceName?: string | null) {
+    const refreshToken = newOpaqueToken();
+    const data = {
+      userId: user.id,
+      deviceName: deviceName ?? null,
+      expiresAt: new Date(Date.now() + this.config.refreshTokenTtlDays * 86_400_000),
+      refreshTokens: { create: { tokenHash: sha256(refreshToken) } },
+    } satisfies PrismaNs.SessionUncheckedCreateInput;
+    return { data, refreshToken };
   }
 
   private tokens(user: UserView, sessionId: string, refreshToken: string): AuthResult {

@@ -9,6 +9,7 @@ import { isUniqueViolation } from './access';
 import { CATEGORY_REF, CategoryService, type CategoryView } from './category.service';
 import { MEMBERSHIP, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
+import { recordOnce, writeOnce } from './idempotency.service';
 
 export interface MembershipFilterInput {
   status?: MembershipStatus | null;
@@ -67,25 +68,31 @@ export class CategoryMembershipService {
     if (!(await this.prisma.category.findFirst({ where: { id: categoryId, isActive: true }, select: { id: true } }))) {
       throw ValidationError.field('categoryId', 'The selected category id is invalid.');
     }
-    return this.prisma.$transaction(async (tx) => {
-      const existing = await tx.categoryMembership.findUnique({
-        where: { investorId_categoryId: { investorId, categoryId } },
-        select: { id: true, status: true },
-      });
-      if (!existing) {
-        try {
-          return await tx.categoryMembership.create({ data: { investorId, categoryId, status: MembershipStatus.ACTIVE }, select: SELECT });
-        } catch (err) {
-          throw isUniqueViolation(err) ? alreadyMember() : err;
-        }
-      }
-      if (existing.status === MembershipStatus.ACTIVE) throw alreadyMember();
-      const result = await tx.categoryMembership.updateMany({
-        where: { id: existing.id, status: MembershipStatus.CANCELLED },
-        data: { status: MembershipStatus.ACTIVE },
-      });
-      assertUpdated(MEMBERSHIP, result);
-      return tx.categoryMembership.findUniqueOrThrow({ where: { id: existing.id }, select: SELECT });
-    });
+    return this.prisma.$transaction((tx) =>
+      writeOnce(
+        tx,
+        recordOnce('category_membership', (id) => tx.categoryMembership.findUnique({ where: { id }, select: SELECT })),
+        async () => {
+          const existing = await tx.categoryMembership.findUnique({
+            where: { investorId_categoryId: { investorId, categoryId } },
+            select: { id: true, status: true },
+          });
+          if (!existing) {
+            try {
+              return await tx.categoryMembership.create({ data: { investorId, categoryId, status: MembershipStatus.ACTIVE }, select: SELECT });
+            } catch (err) {
+              throw isUniqueViolation(err) ? alreadyMember() : err;
+            }
+          }
+          if (existing.status === MembershipStatus.ACTIVE) throw alreadyMember();
+          const result = await tx.categoryMembership.updateMany({
+            where: { id: existing.id, status: MembershipStatus.CANCELLED },
+            data: { status: MembershipStatus.ACTIVE },
+          });
+          assertUpdated(MEMBERSHIP, result);
+          return tx.categoryMembership.findUniqueOrThrow({ where: { id: existing.id }, select: SELECT });
+        },
+      ),
+    );
   }
 }

@@ -6,6 +6,7 @@ import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { UnitStatus } from '../generated/prisma/enums';
 import { isStaff, isUniqueViolation } from './access';
 import { audit, changed, pick } from './audit.service';
+import { recordOnce, writeOnce } from './idempotency.service';
 
 export interface CategoryData {
   name?: string | null;
@@ -78,16 +79,23 @@ export class CategoryService {
 
   async create(data: CategoryData & { name: string; slug: string; description: string; icon: string; color: string }): Promise<CategoryView> {
     const fields = clean(data);
-    await this.assertUnique(fields);
     return this.write(() =>
-      this.prisma.$transaction(async (tx) => {
-        const row = await tx.category.create({
-          data: { ...(fields as Required<typeof fields>), isFeatured: data.isFeatured ?? false, isActive: data.isActive ?? true },
-          select: SELECT,
-        });
-        await audit.record(tx, { action: 'category.created', target: { type: 'category', id: row.id }, changes: { after: pick(row, ...AUDITED_FIELDS) } });
-        return row;
-      }),
+      this.prisma.$transaction((tx) =>
+        writeOnce(
+          tx,
+          recordOnce('category', (id) => tx.category.findUnique({ where: { id }, select: SELECT })),
+          async () => {
+            // Checked after the key's lock: a retry after a lost answer finds its own category, not a taken name.
+            await assertUnique(tx, fields);
+            const row = await tx.category.create({
+              data: { ...(fields as Required<typeof fields>), isFeatured: data.isFeatured ?? false, isActive: data.isActive ?? true },
+              select: SELECT,
+            });
+            await audit.record(tx, { action: 'category.created', target: { type: 'category', id: row.id }, changes: { after: pick(row, ...AUDITED_FIELDS) } });
+            return row;
+          },
+        ),
+      ),
     );
   }
 
@@ -95,7 +103,7 @@ export class CategoryService {
   async update(id: number, data: CategoryData): Promise<CategoryView> {
     if (!(await this.prisma.category.findUnique({ where: { id }, select: { id: true } }))) throw new NotFoundError();
     const fields = clean(data);
-    await this.assertUnique(fields, id);
+    await assertUnique(this.prisma, fields, id);
     return this.write(() =>
       this.prisma.$transaction(async (tx) => {
         const before = await tx.category.findUniqueOrThrow({ where: { id }, select: SELECT });
@@ -118,20 +126,6 @@ export class CategoryService {
     );
   }
 
-  /** name and slug are unique: 422 naming each one taken (by another category). */
-  private async assertUnique(fields: { name?: string; slug?: string }, exceptId?: number): Promise<void> {
-    const or = [...(fields.name ? [{ name: fields.name }] : []), ...(fields.slug ? [{ slug: fields.slug }] : [])];
-    if (!or.length) return;
-    const taken = await this.prisma.category.findMany({
-      where: { OR: or, ...(exceptId ? { id: { not: exceptId } } : {}) },
-      select: { name: true, slug: true },
-    });
-    const errors: FieldErrors = {};
-    if (fields.name && taken.some((c) => c.name === fields.name)) errors.name = ['The name has already been taken.'];
-    if (fields.slug && taken.some((c) => c.slug === fields.slug)) errors.slug = ['The slug has already been taken.'];
-    if (Object.keys(errors).length) throw new ValidationError(errors);
-  }
-
   /** A concurrent write that took the name or slug after our check answers the same 422. */
   private async write(run: () => Promise<Row>): Promise<CategoryView> {
     try {
@@ -141,6 +135,20 @@ export class CategoryService {
       throw err;
     }
   }
+}
+
+/** name and slug are unique: 422 naming each one taken (by another category). */
+async function assertUnique(db: Pick<Prisma, 'category'>, fields: { name?: string; slug?: string }, exceptId?: number): Promise<void> {
+  const or = [...(fields.name ? [{ name: fields.name }] : []), ...(fields.slug ? [{ slug: fields.slug }] : [])];
+  if (!or.length) return;
+  const taken = await db.category.findMany({
+    where: { OR: or, ...(exceptId ? { id: { not: exceptId } } : {}) },
+    select: { name: true, slug: true },
+  });
+  const errors: FieldErrors = {};
+  if (fields.name && taken.some((c) => c.name === fields.name)) errors.name = ['The name has already been taken.'];
+  if (fields.slug && taken.some((c) => c.slug === fields.slug)) errors.slug = ['The slug has already been taken.'];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
 /** Trimmed text fields that were given; blank after trimming is a 422 like an empty value. */

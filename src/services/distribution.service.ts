@@ -13,6 +13,7 @@ import { notify } from './notification.service';
 import { DISTRIBUTION, assertTransition, assertUpdated } from './state-machine';
 import { dayRange, listWhere } from './listing';
 import { audit, pick } from './audit.service';
+import { recordOnce, writeOnce } from './idempotency.service';
 
 export interface DistributionFilterInput {
   status?: DistributionStatus | null;
@@ -174,6 +175,9 @@ async function moveDeclaration(tx: Tx, id: number, to: DistributionStatus, data:
   await tx.distribution.updateMany({ where: { declarationId: id, status: row.status }, data: { status: to, distributedAt: data.distributedAt } });
 }
 
+/** A keyed retry whose first answer was lost gets the declaration as it now stands, written once (writeOnce). */
+const once = (tx: Tx) => recordOnce('distribution_declaration', (id) => declarationDetail(tx, id));
+
 export class DistributionService {
   constructor(
     private readonly prisma: Prisma,
@@ -297,68 +301,70 @@ export class DistributionService {
     if (!(await this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { id: true } }))) fields.unitId = ['The selected unit id is invalid.'];
     if (Object.keys(fields).length) throw new ValidationError(fields);
 
-    return this.prisma.$transaction(async (tx) => {
-      const [unit] = await tx.$queryRaw<{ available_percentage: DecimalInput }[]>`
+    return this.prisma.$transaction((tx) =>
+      writeOnce(tx, once(tx), async () => {
+        const [unit] = await tx.$queryRaw<{ available_percentage: DecimalInput }[]>`
         SELECT available_percentage FROM units WHERE id = ${data.unitId} FOR NO KEY UPDATE`;
-      const twin = await tx.distributionDeclaration.findUnique({
-        where: { unitId_period_type: { unitId: data.unitId, period: data.period, type: data.type } },
-        select: { id: true },
-      });
-      if (twin) throw new ConflictError(`A ${TYPE_LABEL[data.type].toLowerCase()} distribution for this unit and ${data.period} has already been declared.`);
-      const holders = await tx.holding.findMany({
-        where: { unitId: data.unitId, ownershipPercentage: { gt: 0 } },
-        select: { investorId: true, ownershipPercentage: true },
-        orderBy: { id: 'asc' },
-      });
-      if (holders.length === 0) throw new ConflictError('This unit has no holders to distribute to.');
+        const twin = await tx.distributionDeclaration.findUnique({
+          where: { unitId_period_type: { unitId: data.unitId, period: data.period, type: data.type } },
+          select: { id: true },
+        });
+        if (twin) throw new ConflictError(`A ${TYPE_LABEL[data.type].toLowerCase()} distribution for this unit and ${data.period} has already been declared.`);
+        const holders = await tx.holding.findMany({
+          where: { unitId: data.unitId, ownershipPercentage: { gt: 0 } },
+          select: { investorId: true, ownershipPercentage: true },
+          orderBy: { id: 'asc' },
+        });
+        if (holders.length === 0) throw new ConflictError('This unit has no holders to distribute to.');
 
-      const split = fanOut(
-        gross,
-        feeRate,
-        holders.map((h) => h.ownershipPercentage),
-        unit.available_percentage,
-      );
-      const shares = holders.map((h, i) => ({ ...h, ...split.shares[i] }));
-      const declaration = await tx.distributionDeclaration.create({
-        data: {
-          unitId: data.unitId,
-          period: data.period,
-          type: data.type,
-          grossAmount: gross.toFixed(2),
-          feeRate: feeRate.toFixed(6),
-          fees: split.fees.toFixed(2),
-          netAmount: split.net.toFixed(2),
-          retainedAmount: split.retained.toFixed(2),
-          declaredById: user.id,
-        },
-        select: { id: true },
-      });
-      await tx.distribution.createMany({
-        data: shares.map((s) => ({
-          declarationId: declaration.id,
-          investorId: s.investorId,
-          unitId: data.unitId,
-          period: data.period,
-          type: data.type,
-          ownershipPercentage: s.ownershipPercentage,
-          grossAmount: s.gross.toFixed(2),
-          fees: s.fee.toFixed(2),
-          netAmount: s.net.toFixed(2),
-        })),
-      });
-      const detail = await declarationDetail(tx, declaration.id);
-      await audit.record(tx, {
-        action: 'distribution_declaration.declared',
-        target: { type: 'distribution_declaration', id: declaration.id },
-        changes: {
-          after: {
-            ...pick(detail, 'unitId', 'period', 'type', 'grossAmount', 'feeRate', 'fees', 'netAmount', 'retainedAmount', 'status'),
-            holders: shares.length,
+        const split = fanOut(
+          gross,
+          feeRate,
+          holders.map((h) => h.ownershipPercentage),
+          unit.available_percentage,
+        );
+        const shares = holders.map((h, i) => ({ ...h, ...split.shares[i] }));
+        const declaration = await tx.distributionDeclaration.create({
+          data: {
+            unitId: data.unitId,
+            period: data.period,
+            type: data.type,
+            grossAmount: gross.toFixed(2),
+            feeRate: feeRate.toFixed(6),
+            fees: split.fees.toFixed(2),
+            netAmount: split.net.toFixed(2),
+            retainedAmount: split.retained.toFixed(2),
+            declaredById: user.id,
           },
-        },
-      });
-      return detail;
-    });
+          select: { id: true },
+        });
+        await tx.distribution.createMany({
+          data: shares.map((s) => ({
+            declarationId: declaration.id,
+            investorId: s.investorId,
+            unitId: data.unitId,
+            period: data.period,
+            type: data.type,
+            ownershipPercentage: s.ownershipPercentage,
+            grossAmount: s.gross.toFixed(2),
+            fees: s.fee.toFixed(2),
+            netAmount: s.net.toFixed(2),
+          })),
+        });
+        const detail = await declarationDetail(tx, declaration.id);
+        await audit.record(tx, {
+          action: 'distribution_declaration.declared',
+          target: { type: 'distribution_declaration', id: declaration.id },
+          changes: {
+            after: {
+              ...pick(detail, 'unitId', 'period', 'type', 'grossAmount', 'feeRate', 'fees', 'netAmount', 'retainedAmount', 'status'),
+              holders: shares.length,
+            },
+          },
+        });
+        return detail;
+      }),
+    );
   }
 
   /** PENDING → APPROVED. */
@@ -383,59 +389,61 @@ export class DistributionService {
    * rounds to 0.00 receives nothing, so gets no payout, ledger row or notification.
    */
   distribute(id: number) {
-    return this.prisma.$transaction(async (tx) => {
-      const now = new Date();
-      await moveDeclaration(tx, id, DistributionStatus.DISTRIBUTED, { distributedAt: now });
-      const holders = await tx.distribution.findMany({
-        where: { declarationId: id },
-        select: {
-          id: true,
-          investorId: true,
-          unitId: true,
-          period: true,
-          type: true,
-          netAmount: true,
-          unit: { select: { name: true } },
-          investor: { select: { userId: true } },
-        },
-        orderBy: { id: 'asc' },
-      });
-      const rows = holders.filter((r) => isPayable(r.netAmount));
-      const payouts = await tx.payout.createManyAndReturn({
-        data: rows.map((r) => ({
-          investorId: r.investorId,
-          unitId: r.unitId,
-          source: PayoutSource.DISTRIBUTION,
-          distributionId: r.id,
-          amount: r.netAmount,
-          reference: `PO-D-${r.id}`,
-        })),
-        select: { id: true, distributionId: true },
-      });
-      const payoutOf = new Map(payouts.map((p) => [present(p.distributionId, 'payout.distributionId'), p.id]));
-      await tx.transaction.createMany({
-        data: rows.map((r) => ({
-          investorId: r.investorId,
-          unitId: r.unitId,
-          type: TransactionType.DISTRIBUTION,
-          amount: r.netAmount,
-          description: `${TYPE_LABEL[r.type]} ${r.period} · ${r.unit.name}`,
-          distributionId: r.id,
-          payoutId: payoutOf.get(r.id),
-          occurredAt: now,
-        })),
-      });
-      await notify(
-        tx,
-        ...rows.map((r) => ({
-          userId: r.investor.userId,
-          type: NotificationType.DISTRIBUTION_DISTRIBUTED,
-          title: `${TYPE_LABEL[r.type]} paid`,
-          body: `${dec(r.netAmount).toFixed(2)} from ${r.unit.name} for ${r.period} has been paid out.`,
-          data: { distributionId: r.id, payoutId: payoutOf.get(r.id) ?? null, unitId: r.unitId, period: r.period },
-        })),
-      );
-      return declarationDetail(tx, id);
-    });
+    return this.prisma.$transaction((tx) =>
+      writeOnce(tx, once(tx), async () => {
+        const now = new Date();
+        await moveDeclaration(tx, id, DistributionStatus.DISTRIBUTED, { distributedAt: now });
+        const holders = await tx.distribution.findMany({
+          where: { declarationId: id },
+          select: {
+            id: true,
+            investorId: true,
+            unitId: true,
+            period: true,
+            type: true,
+            netAmount: true,
+            unit: { select: { name: true } },
+            investor: { select: { userId: true } },
+          },
+          orderBy: { id: 'asc' },
+        });
+        const rows = holders.filter((r) => isPayable(r.netAmount));
+        const payouts = await tx.payout.createManyAndReturn({
+          data: rows.map((r) => ({
+            investorId: r.investorId,
+            unitId: r.unitId,
+            source: PayoutSource.DISTRIBUTION,
+            distributionId: r.id,
+            amount: r.netAmount,
+            reference: `PO-D-${r.id}`,
+          })),
+          select: { id: true, distributionId: true },
+        });
+        const payoutOf = new Map(payouts.map((p) => [present(p.distributionId, 'payout.distributionId'), p.id]));
+        await tx.transaction.createMany({
+          data: rows.map((r) => ({
+            investorId: r.investorId,
+            unitId: r.unitId,
+            type: TransactionType.DISTRIBUTION,
+            amount: r.netAmount,
+            description: `${TYPE_LABEL[r.type]} ${r.period} · ${r.unit.name}`,
+            distributionId: r.id,
+            payoutId: payoutOf.get(r.id),
+            occurredAt: now,
+          })),
+        });
+        await notify(
+          tx,
+          ...rows.map((r) => ({
+            userId: r.investor.userId,
+            type: NotificationType.DISTRIBUTION_DISTRIBUTED,
+            title: `${TYPE_LABEL[r.type]} paid`,
+            body: `${dec(r.netAmount).toFixed(2)} from ${r.unit.name} for ${r.period} has been paid out.`,
+            data: { distributionId: r.id, payoutId: payoutOf.get(r.id) ?? null, unitId: r.unitId, period: r.period },
+          })),
+        );
+        return declarationDetail(tx, id);
+      }),
+    );
   }
 }

@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, ran
 import type { Logger } from 'pino';
 import stringify from 'safe-stable-stringify';
 import type { Prisma } from '../db/database';
-import { ConflictError, ValidationError } from '../domain/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { present } from '../invariant';
 
@@ -45,6 +45,9 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 /** Housekeeping: expired rows are deleted at most this often per instance, in batches. */
 const PURGE_EVERY_MS = 60_000;
 const PURGE_BATCH = 1000;
+
+const keyReused = () => ValidationError.field('idempotencyKey', 'This idempotency key was already used with a different request.');
+const stillRunning = () => new ConflictError('A request with this idempotency key is still being processed.');
 
 /** Keys belong to the authenticated user; requests without one (register) share the guest scope. */
 export const scopeOf = (user: { id: number } | null | undefined) => (user ? `user:${user.id}` : 'guest');
@@ -158,15 +161,15 @@ export class IdempotencyService {
       // A completed key's fingerprint covers the files too (see complete): the retry reads its own to compare.
       const expected = row.state === 'DONE' && request.streamed ? fingerprintOf(request, await request.streamed()) : fingerprint;
       if (row.fingerprint !== expected) {
-        throw ValidationError.field('idempotencyKey', 'This idempotency key was already used with a different request.');
+        throw keyReused();
       }
       if (row.state === 'IN_PROGRESS') {
-        if (row.leased) throw new ConflictError('A request with this idempotency key is still being processed.');
+        if (row.leased) throw stillRunning();
         continue; // its lease ended in between: claim again
       }
       return { replay: { status: present(row.response_status, 'response_status'), body: this.open(request.key, present(row.response_body, 'response_body')) } };
     }
-    throw new ConflictError('A request with this idempotency key is still being processed.');
+    throw stillRunning();
   }
 
   /**
@@ -288,13 +291,30 @@ export function withIdempotencyStep<T>(step: IdempotencyStep, fn: () => T): T {
   return steps.run(step, fn);
 }
 
-/** What writeOnce needs from the write: its kind (a table's name) and how to read a record back by id. */
+/** What writeOnce needs from the write: its kind, and how to name its result and read it back. */
 export interface OnceOptions<T> {
-  /** `investment_request`: the outcome is recorded as `investment_request:<id>`. */
+  /** `investment_request`: the outcome is recorded as `investment_request:<ref>`. */
   kind: string;
-  id: (result: T) => number;
-  /** The record as the write would have answered it, for a retry after its answer was lost. */
-  existing: (id: number) => Promise<T>;
+  /** What names the result in its outcome (`904`); never empty. */
+  ref: (result: T) => string;
+  /** The result as the write would have answered it, from its ref, for a retry after its answer was lost. */
+  existing: (ref: string) => Promise<T>;
+}
+
+/**
+ * The usual OnceOptions: a record named by its id and read back by it (`read`, in the write's
+ * transaction), as it now stands. A record gone since (a device token removed) is a 404.
+ */
+export function recordOnce<T extends { id: number }>(kind: string, read: (id: number) => Promise<T | null>): OnceOptions<T> {
+  return {
+    kind,
+    ref: (result) => String(result.id),
+    existing: async (ref) => {
+      const record = await read(Number(ref));
+      if (!record) throw new NotFoundError();
+      return record;
+    },
+  };
 }
 
 /**
@@ -303,6 +323,8 @@ export interface OnceOptions<T> {
  * already recorded (an earlier attempt committed, and its answer was lost) the recorded record is
  * answered, else the write runs and its outcome is recorded in the same transaction. So a committed
  * write always carries its key, and a retry never writes twice. Without a key, just the write.
+ * Checks that a retry would fail because the first attempt succeeded (a name taken, a state moved
+ * on) belong inside `write`, after the lock, not before the transaction.
  */
 export async function writeOnce<T>(tx: PrismaNs.TransactionClient, options: OnceOptions<T>, write: () => Promise<T>): Promise<T> {
   const step = steps.getStore();
@@ -311,18 +333,21 @@ export async function writeOnce<T>(tx: PrismaNs.TransactionClient, options: Once
     SELECT claim::text AS claim, outcomes ->> ${step.field} AS outcome FROM idempotency_keys
     WHERE scope = ${step.scope} AND key_hash = ${step.keyHash} FOR UPDATE`;
   // Our lease ran out and a retry took the key over: that one writes.
-  if (row?.claim !== step.claim) throw new ConflictError('A request with this idempotency key is still being processed.');
+  if (row?.claim !== step.claim) throw stillRunning();
   if (row.outcome) {
-    const at = row.outcome.lastIndexOf(':');
-    const kind = row.outcome.slice(0, at);
-    // The fingerprint covers the document, so the same field is the same operation.
-    if (kind !== options.kind) throw new Error(`idempotency outcome ${row.outcome} recorded for a ${options.kind}`);
-    return options.existing(Number(row.outcome.slice(at + 1)));
+    const at = row.outcome.indexOf(':');
+    // An outcome outlives a re-claim only for the same fingerprint (method, path, document and
+    // variables), so the same field is the same operation. Only a release that renamed a kind, or a
+    // field whose service wrote twice under one key, could get here: the key then named another
+    // write, which the contract answers as it answers any other request under a used key (422),
+    // writing nothing.
+    if (row.outcome.slice(0, at) !== options.kind) throw keyReused();
+    return options.existing(row.outcome.slice(at + 1));
   }
   const result = await write();
   await tx.$executeRaw`
     UPDATE idempotency_keys
-    SET outcomes = coalesce(outcomes, '{}'::jsonb) || jsonb_build_object(${step.field}::text, ${`${options.kind}:${options.id(result)}`}::text),
+    SET outcomes = coalesce(outcomes, '{}'::jsonb) || jsonb_build_object(${step.field}::text, ${`${options.kind}:${options.ref(result)}`}::text),
         committed_at = coalesce(committed_at, now())
     WHERE scope = ${step.scope} AND key_hash = ${step.keyHash}`;
   return result;

@@ -14,7 +14,7 @@ import { notify } from './notification.service';
 import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-machine';
 import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
-import { writeOnce } from './idempotency.service';
+import { recordOnce, writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
 
 type Tx = PrismaNs.TransactionClient;
@@ -65,11 +65,7 @@ interface LockedUnit {
 const bound = (d: Decimal) => d.toString();
 
 /** A keyed retry whose first answer was lost gets the request as it now stands, written once (writeOnce). */
-const once = (tx: Tx) => ({
-  kind: 'investment_request',
-  id: (row: { id: number }) => row.id,
-  existing: (id: number) => tx.investmentRequest.findUniqueOrThrow({ where: { id }, select: SELECT }),
-});
+const once = (tx: Tx) => recordOnce('investment_request', (id) => tx.investmentRequest.findUnique({ where: { id }, select: SELECT }));
 
 export class InvestmentRequestService {
   constructor(

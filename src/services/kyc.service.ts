@@ -12,6 +12,7 @@ import { notify } from './notification.service';
 import { KYC_DOCUMENT, assertTransition, assertUpdated } from './state-machine';
 import type { FileStorage } from './storage/file-storage';
 import { audit, pick } from './audit.service';
+import { recordOnce, writeOnce } from './idempotency.service';
 import { UploadInspector, type FileKind, type FileUpload } from './storage/upload';
 
 export interface KycDocumentsFilter {
@@ -109,8 +110,11 @@ export class KycService {
 
   /**
    * Streams the file into storage, checking size and type on the way, then writes the row; if the
-   * row cannot be written the file is removed again, so a failure leaves neither a row without a
-   * file nor a file (or part of one) without a row.
+   * row is not written the file is removed again, so a failure leaves neither a row without a file
+   * nor a file (or part of one) without a row. Two exceptions, both on a keyed retry's path: a
+   * failure once the COMMIT was sent keeps the file (the row may have committed with it: at worst
+   * an object no row names, never served), and a retry that answers the document its first attempt
+   * wrote (writeOnce) removes the file it stored itself.
    */
   async upload(user: AuthUser, input: UploadKycDocument) {
     const investorId = requireInvestor(user);
@@ -129,31 +133,42 @@ export class KycService {
       pipeline(file.createReadStream(), inspector, () => undefined),
     );
     const { kind, sizeBytes, sha256 } = inspector.result();
+    // Set once the row naming storageKey is inserted and the transaction's work is done: from then
+    // on only the COMMIT stands between it and the database, and its outcome may be unknown.
+    let holdsFile = false;
+    // The insert's error is the one to report; a failing clean-up must not hide it.
+    const drop = () => this.storage.delete(storageKey).catch(() => undefined);
+    let doc: KycDocumentView;
     try {
-      return await this.prisma.$transaction(async (tx) => {
-        const doc = await tx.kycDocument.create({
-          data: {
-            investorId,
-            documentType: input.documentType,
-            storageKey,
-            mimeType: kind.mimeType,
-            sizeBytes,
-            checksum: sha256,
+      doc = await this.prisma.$transaction(async (tx) => {
+        let inserted = false;
+        const row = await writeOnce(
+          tx,
+          recordOnce('kyc_document', (id) => tx.kycDocument.findUnique({ where: { id }, select: SELECT })),
+          async () => {
+            inserted = true;
+            const created = await tx.kycDocument.create({
+              data: { investorId, documentType: input.documentType, storageKey, mimeType: kind.mimeType, sizeBytes, checksum: sha256 },
+              select: SELECT,
+            });
+            await audit.record(tx, {
+              action: 'kyc_document.uploaded',
+              target: { type: 'kyc_document', id: created.id },
+              changes: { after: pick(created, 'investorId', 'documentType', 'mimeType', 'sizeBytes', 'status') },
+            });
+            return created;
           },
-          select: SELECT,
-        });
-        await audit.record(tx, {
-          action: 'kyc_document.uploaded',
-          target: { type: 'kyc_document', id: doc.id },
-          changes: { after: pick(doc, 'investorId', 'documentType', 'mimeType', 'sizeBytes', 'status') },
-        });
-        return doc;
+        );
+        holdsFile = inserted;
+        return row;
       });
     } catch (err) {
-      // The insert's error is the one to report; a failing clean-up must not hide it.
-      await this.storage.delete(storageKey).catch(() => undefined);
+      if (!holdsFile) await drop();
       throw err;
     }
+    // A retry answered the document its first attempt stored with that attempt's file.
+    if (!holdsFile) await drop();
+    return doc;
   }
 
   /** A signed link to the file, for whoever may read the document. */

@@ -5,6 +5,7 @@ import { NotFoundError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { PushStatus, type DevicePlatform, type NotificationType } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate, toPage, type Page } from '../pagination';
+import { writeOnce, type OnceOptions } from './idempotency.service';
 
 type Tx = Pick<PrismaNs.TransactionClient, 'notification' | 'deviceToken' | 'userSettings' | 'pushDelivery'>;
 
@@ -89,6 +90,23 @@ export type DeviceTokenView = PrismaNs.DeviceTokenGetPayload<{ select: typeof DE
   created: boolean;
 };
 
+/**
+ * A keyed retry whose first answer was lost gets the token as it now stands and, as the first
+ * answer would have, whether that registration was new to the user (`device_token:12:new`, REST
+ * 201) or moved their own token here (`device_token:12:moved`, 200). A token since removed, or
+ * taken by another user, is a 404.
+ */
+const deviceTokenOnce = (tx: Pick<PrismaNs.TransactionClient, 'deviceToken'>, user: AuthUser): OnceOptions<DeviceTokenView> => ({
+  kind: 'device_token',
+  ref: (row) => `${row.id}:${row.created ? 'new' : 'moved'}`,
+  existing: async (ref) => {
+    const [id, how] = ref.split(':');
+    const row = await tx.deviceToken.findFirst({ where: { id: Number(id), userId: user.id }, select: DEVICE_SELECT });
+    if (!row) throw new NotFoundError();
+    return { ...row, created: how === 'new' };
+  },
+});
+
 /** A user's own notifications (staff included: nobody reads another user's) and their push device tokens. */
 export class NotificationService {
   constructor(
@@ -155,16 +173,18 @@ export class NotificationService {
    * app install, so whoever registered it last (user and session) receives its pushes.
    */
   async registerDeviceToken(user: AuthUser, token: string, platform: DevicePlatform): Promise<DeviceTokenView> {
-    return this.prisma.$transaction(async (tx) => {
-      const before = await tx.deviceToken.findUnique({ where: { token }, select: { userId: true } });
-      const row = await tx.deviceToken.upsert({
-        where: { token },
-        create: { token, platform, userId: user.id, sessionId: user.sessionId },
-        update: { platform, userId: user.id, sessionId: user.sessionId },
-        select: DEVICE_SELECT,
-      });
-      return { ...row, created: before?.userId !== user.id };
-    });
+    return this.prisma.$transaction((tx) =>
+      writeOnce(tx, deviceTokenOnce(tx, user), async () => {
+        const before = await tx.deviceToken.findUnique({ where: { token }, select: { userId: true } });
+        const row = await tx.deviceToken.upsert({
+          where: { token },
+          create: { token, platform, userId: user.id, sessionId: user.sessionId },
+          update: { platform, userId: user.id, sessionId: user.sessionId },
+          select: DEVICE_SELECT,
+        });
+        return { ...row, created: before?.userId !== user.id };
+      }),
+    );
   }
 
   /** The given token of this user, or without one every token this session registered; answers how many went. */

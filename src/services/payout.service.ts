@@ -12,6 +12,7 @@ import { PAYOUT, assertTransition, assertUpdated } from './state-machine';
 import { listWhere } from './listing';
 import { UNIT_REF } from './unit.service';
 import { audit } from './audit.service';
+import { recordOnce, writeOnce } from './idempotency.service';
 
 type Tx = PrismaNs.TransactionClient;
 
@@ -110,7 +111,13 @@ export class PayoutService {
   }
 
   markPaid(id: number) {
-    return this.prisma.$transaction((tx) => payPayout(tx, id));
+    return this.prisma.$transaction((tx) =>
+      writeOnce(
+        tx,
+        recordOnce('payout', (payoutId) => tx.payout.findUnique({ where: { id: payoutId }, select: SELECT })),
+        () => payPayout(tx, id),
+      ),
+    );
   }
 
   /** PENDING → FAILED (the bank refused it); the investor is told so they can check their details. */

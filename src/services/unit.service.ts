@@ -11,6 +11,7 @@ import { notify } from './notification.service';
 import { UNIT, assertTransition, assertUpdated } from './state-machine';
 import { audit, changed, pick } from './audit.service';
 import { CATEGORY_REF } from './category.service';
+import { recordOnce, writeOnce } from './idempotency.service';
 
 export interface UnitFilterInput {
   categoryId?: number | null;
@@ -103,6 +104,13 @@ const AUDITED_UNIT_FIELDS = [
 
 type Tx = PrismaNs.TransactionClient;
 
+/** A keyed retry whose first answer was lost gets the unit as it now stands, written once (writeOnce). */
+const unitOnce = (tx: Tx) =>
+  recordOnce('unit', async (id) => {
+    const row = await tx.unit.findUnique({ where: { id }, select: UNIT_SELECT });
+    return row && toView(row, null);
+  });
+
 /** Newest listed first. */
 const ORDER = [{ listedAt: 'desc' }, { id: 'desc' }] as const;
 
@@ -156,36 +164,39 @@ export class UnitService {
     const errors = checkFields(data);
     if (!errors.totalValue && !errors.minInvestment && dec(data.minInvestment).gt(dec(data.totalValue))) errors.minInvestment = [MIN_ABOVE_TOTAL];
     if (status !== UnitStatus.DRAFT && status !== UnitStatus.AVAILABLE) errors.status = ['The status field must be draft or available.'];
-    const [codeTaken, category] = await Promise.all([
-      this.prisma.unit.findUnique({ where: { code: data.code }, select: { id: true } }),
-      this.prisma.category.findFirst({ where: { id: data.categoryId, isActive: true }, select: { id: true } }),
-    ]);
-    if (codeTaken) errors.code = ['The code has already been taken.'];
-    if (!category) errors.categoryId = ['The selected category id is invalid.'];
-    if (Object.keys(errors).length) throw new ValidationError(errors);
 
     return this.uniqueCode(() =>
-      this.prisma.$transaction(async (tx) => {
-        const row = await tx.unit.create({
-          data: {
-            code: data.code,
-            name: data.name.trim(),
-            description: data.description.trim(),
-            location: data.location.trim(),
-            categoryId: data.categoryId,
-            status,
-            totalValue: dec(data.totalValue).toFixed(2),
-            availablePercentage: HUNDRED.toFixed(6),
-            minInvestment: dec(data.minInvestment).toFixed(2),
-            expectedReturn: dec(data.expectedReturn).toFixed(6),
-            imageUrl: data.imageUrl ?? null,
-          },
-          select: UNIT_SELECT,
-        });
-        await audit.record(tx, { action: 'unit.created', target: { type: 'unit', id: row.id }, changes: { after: pick(row, ...AUDITED_UNIT_FIELDS) } });
-        if (status === UnitStatus.AVAILABLE) await announce(tx, row);
-        return toView(row, null);
-      }),
+      this.prisma.$transaction((tx) =>
+        writeOnce(tx, unitOnce(tx), async () => {
+          // Checked after the key's lock: a retry after a lost answer finds its own unit, not a taken code.
+          const [codeTaken, category] = await Promise.all([
+            tx.unit.findUnique({ where: { code: data.code }, select: { id: true } }),
+            tx.category.findFirst({ where: { id: data.categoryId, isActive: true }, select: { id: true } }),
+          ]);
+          if (codeTaken) errors.code = ['The code has already been taken.'];
+          if (!category) errors.categoryId = ['The selected category id is invalid.'];
+          if (Object.keys(errors).length) throw new ValidationError(errors);
+          const row = await tx.unit.create({
+            data: {
+              code: data.code,
+              name: data.name.trim(),
+              description: data.description.trim(),
+              location: data.location.trim(),
+              categoryId: data.categoryId,
+              status,
+              totalValue: dec(data.totalValue).toFixed(2),
+              availablePercentage: HUNDRED.toFixed(6),
+              minInvestment: dec(data.minInvestment).toFixed(2),
+              expectedReturn: dec(data.expectedReturn).toFixed(6),
+              imageUrl: data.imageUrl ?? null,
+            },
+            select: UNIT_SELECT,
+          });
+          await audit.record(tx, { action: 'unit.created', target: { type: 'unit', id: row.id }, changes: { after: pick(row, ...AUDITED_UNIT_FIELDS) } });
+          if (status === UnitStatus.AVAILABLE) await announce(tx, row);
+          return toView(row, null);
+        }),
+      ),
     );
   }
 
@@ -246,17 +257,24 @@ export class UnitService {
     if (!(await this.prisma.unit.findUnique({ where: { id: unitId }, select: { id: true } }))) errors.unitId = ['The selected unit id is invalid.'];
     if (Object.keys(errors).length) throw new ValidationError(errors);
     const duplicate = () => new ConflictError('This unit already has a valuation at that moment.');
-    if (await this.prisma.unitValuation.findUnique({ where: { unitId_valuedAt: { unitId, valuedAt } }, select: { id: true } })) throw duplicate();
     try {
-      return await this.prisma.$transaction(async (tx) => {
-        const valuation = await tx.unitValuation.create({ data: { unitId, value: dec(value).toFixed(2), valuedAt } });
-        await audit.record(tx, {
-          action: 'unit.valuation_recorded',
-          target: { type: 'unit', id: unitId },
-          changes: { after: pick(valuation, 'id', 'value', 'valuedAt') },
-        });
-        return valuation;
-      });
+      return await this.prisma.$transaction((tx) =>
+        writeOnce(
+          tx,
+          recordOnce('unit_valuation', (id) => tx.unitValuation.findUnique({ where: { id } })),
+          async () => {
+            // Checked after the key's lock: a retry after a lost answer finds its own valuation, not a duplicate.
+            if (await tx.unitValuation.findUnique({ where: { unitId_valuedAt: { unitId, valuedAt } }, select: { id: true } })) throw duplicate();
+            const valuation = await tx.unitValuation.create({ data: { unitId, value: dec(value).toFixed(2), valuedAt } });
+            await audit.record(tx, {
+              action: 'unit.valuation_recorded',
+              target: { type: 'unit', id: unitId },
+              changes: { after: pick(valuation, 'id', 'value', 'valuedAt') },
+            });
+            return valuation;
+          },
+        ),
+      );
     } catch (err) {
       throw isUniqueViolation(err) ? duplicate() : err;
     }

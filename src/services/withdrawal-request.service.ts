@@ -15,7 +15,7 @@ import { payPayout } from './payout.service';
 import { WITHDRAWAL_REQUEST, assertTransition, assertUpdated } from './state-machine';
 import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
-import { writeOnce } from './idempotency.service';
+import { recordOnce, writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
 
 export type WithdrawalRequestFilterInput = RequestFilterInput<WithdrawalRequestStatus>;
@@ -98,11 +98,7 @@ async function notifyReviewed(tx: Tx, row: RequestRow, status: WithdrawalRequest
 }
 
 /** A keyed retry whose first answer was lost gets the request as it now stands, written once (writeOnce). */
-const once = (tx: Tx) => ({
-  kind: 'withdrawal_request',
-  id: (row: { id: number }) => row.id,
-  existing: (id: number) => tx.withdrawalRequest.findUniqueOrThrow({ where: { id }, select: SELECT }),
-});
+const once = (tx: Tx) => recordOnce('withdrawal_request', (id) => tx.withdrawalRequest.findUnique({ where: { id }, select: SELECT }));
 
 export class WithdrawalRequestService {
   constructor(
