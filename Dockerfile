@@ -1,6 +1,6 @@
 # Multi-stage image: compile with the dev dependencies, ship production dependencies and dist/ only.
 # scripts/check-dockerfile.mjs (CI) runs these same RUN and CMD lines as plain processes.
-ARG NODE_VERSION=20.19
+ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app

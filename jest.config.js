@@ -5,6 +5,7 @@
 const base = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': '@swc/jest' },
+  resolver: '<rootDir>/test/support/resolver.cjs',
   setupFiles: ['reflect-metadata'],
   testMatch: ['**/*.test.ts'],
 };

@@ -6,16 +6,25 @@
  * Forked by bench/run.ts (DATABASE_URL in the environment): listens on 127.0.0.1 at a free port,
  * reports `{ port }` over IPC, answers `'queries'` with the SQL statements sent so far, and exits
  * when the parent disconnects or on SIGTERM. PostGraphile 5 declares Node >= 22; the only newer API
- * it uses is Promise.withResolvers, polyfilled first (./with-resolvers) on Node 20.
+ * it uses is Promise.withResolvers, polyfilled first (./with-resolvers) on Node 20. It comes from
+ * bench/peer (./peer), which bench/run.ts installs before it forks this.
  */
 import './with-resolvers';
 import http from 'node:http';
 import { Client, Pool } from 'pg';
-import { postgraphile } from 'postgraphile';
-import { makePgService } from 'postgraphile/adaptors/pg';
-import { grafserv } from 'postgraphile/grafserv/node';
-import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
 import { serveForked } from './forked-server';
+import { requirePeer } from './peer';
+
+/** The part of PostGraphile's API used here (its own types are in bench/peer, not installed for the gateway's type-check). */
+interface PostGraphile {
+  createServ(grafserv: unknown): { addTo(server: http.Server): void };
+  getSchema(): Promise<unknown>;
+  release(): void | Promise<void>;
+}
+const { postgraphile } = requirePeer('postgraphile') as { postgraphile: (preset: object) => PostGraphile };
+const { makePgService } = requirePeer('postgraphile/adaptors/pg') as { makePgService: (options: { pool: Pool; schemas: string[] }) => object };
+const { grafserv } = requirePeer('postgraphile/grafserv/node') as { grafserv: unknown };
+const { PostGraphileAmberPreset } = requirePeer('postgraphile/presets/amber') as { PostGraphileAmberPreset: object };
 
 let queriesSent = 0;
 // Every statement of every pooled client, however PostGraphile issues it.

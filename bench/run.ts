@@ -35,6 +35,7 @@ import { fromRoot } from '../src/paths';
 import { loadOperations } from '../src/rest/operations';
 import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues } from './scale';
 import { present } from '../src/invariant';
+import { ensurePeer } from './peer';
 import { integerListOption, integerOption, parseCommandLine } from '../scripts/command';
 
 // ---------------------------------------------------------------------------------------------
@@ -801,6 +802,7 @@ async function demoInvestorId(databaseUrl: string): Promise<number> {
 async function main(): Promise<void> {
   const opts = parseBenchArgs();
   if (opts.scale) return runScale(opts);
+  ensurePeer();
   const startedAt = new Date();
   console.log(`Database: ${redact(opts.databaseUrl)}`);
   const { data, seeding } = await prepareDatabase(opts.databaseUrl, opts.distributions, opts.reseed);

@@ -1,5 +1,10 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
 import {
   CancelWithdrawalDocument,
   createClient,
@@ -221,5 +226,76 @@ describe('TRUSTED_DOCUMENTS=only', () => {
     const res = await t.http.get('/api/v1/portfolio/performance').set('authorization', `Bearer ${investor}`);
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
+  });
+});
+
+describe('the packed SDK: npm pack, installed on its own, imported from plain Node', () => {
+  const clientDir = join(__dirname, '..', 'client');
+  const run = promisify(execFile);
+  let t: TestGateway;
+  let url: string;
+  let consumer: string;
+  let tarball: string;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ TRUSTED_DOCUMENTS: 'only' });
+    url = await listen(t);
+    consumer = await mkdtemp(join(tmpdir(), 'sdk-consumer-'));
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(consumer, { recursive: true, force: true });
+  });
+
+  /** Every file under a folder, relative to `base`. */
+  const filesUnder = async (dir: string, base: string) =>
+    (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(base, join(e.parentPath, e.name)));
+
+  it('packs the build (prepack) and the operations, nothing else: a .js and a .d.ts per source module', async () => {
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', consumer], { cwd: clientDir });
+    const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    tarball = join(consumer, packed.filename);
+    const modules = (await filesUnder(join(clientDir, 'src'), join(clientDir, 'src'))).filter((f) => f.endsWith('.ts'));
+    const expected = [
+      'package.json',
+      'README.md',
+      ...(await filesUnder(join(clientDir, 'operations'), clientDir)),
+      ...modules.flatMap((m) => [join('dist', m.replace(/\.ts$/, '.js')), join('dist', m.replace(/\.ts$/, '.d.ts'))]),
+    ];
+    expect(packed.files.map((f) => f.path).sort()).toEqual(expected.sort());
+  });
+
+  it('installs from the tarball alone and runs Login then Portfolio by persisted id from plain Node (ESM, types for NodeNext)', async () => {
+    await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, type: 'module' }));
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: consumer });
+    await writeFile(
+      join(consumer, 'consumer.mts'),
+      [
+        `import { createClient, LoginDocument, PortfolioDocument } from '@investment-platform/client';`,
+        `declare const process: { env: Record<string, string | undefined> };`,
+        `const api = createClient({ url: process.env.GATEWAY_URL!, persisted: true });`,
+        `const { login } = await api.request(LoginDocument, { email: process.env.EMAIL!, password: process.env.PASSWORD! });`,
+        `const { portfolio } = await api.request(PortfolioDocument, {}, { token: login.accessToken });`,
+        `const total: string = portfolio.totalInvested;`,
+        `console.log(JSON.stringify({ resolved: import.meta.resolve('@investment-platform/client'), role: login.user.role, investorId: portfolio.investorId, total }));`,
+      ].join('\n'),
+    );
+    // A consumer on TypeScript's NodeNext resolution type-checks against the packed .d.ts, then plain node runs the emitted .mjs.
+    const tsc = join(__dirname, '..', 'node_modules', 'typescript', 'bin', 'tsc');
+    await run(process.execPath, [tsc, '--module', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', '--strict', 'consumer.mts'], {
+      cwd: consumer,
+    });
+    const { stdout } = await run(process.execPath, ['consumer.mjs'], {
+      cwd: consumer,
+      env: { PATH: process.env.PATH, GATEWAY_URL: url, EMAIL: DEMO_EMAILS.investor, PASSWORD: DEMO_PASSWORD },
+    });
+    const out = JSON.parse(stdout) as { resolved: string; role: string; investorId: number; total: string };
+    const investor = await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor }, include: { investor: true } });
+    expect(out).toEqual({
+      resolved: expect.stringContaining(join(consumer, 'node_modules', '@investment-platform', 'client')),
+      role: 'INVESTOR',
+      investorId: investor.investor!.id,
+      total: expect.stringMatching(DECIMAL),
+    });
   });
 });

@@ -279,6 +279,8 @@ describe('investment request state machine', () => {
   it('approve: creates the holding, records the investment, reduces availability and notifies, in one go', async () => {
     const unit = await makeUnit({ available: '40.000000' });
     const request = await pendingRequest(unit.id, '2.500000');
+    const userId = (await prisma().investor.findUniqueOrThrow({ where: { id: investorId } })).userId;
+    await prisma().userSettings.upsert({ where: { userId }, create: { userId, currency: 'PLN' }, update: { currency: 'PLN' } });
     const res = await t.gql<{ approveInvestmentRequest: { status: string; reviewedAt: string } }>(APPROVE, { id: request.id }, adminToken);
     expect(res.errors).toBeUndefined();
     expect(res.data!.approveInvestmentRequest.status).toBe('APPROVED');
@@ -294,9 +296,10 @@ describe('investment request state machine', () => {
     const after = await prisma().unit.findUniqueOrThrow({ where: { id: unit.id } });
     expect(after.availablePercentage.toFixed(6)).toBe('37.500000');
     expect(after.status).toBe('AVAILABLE');
-    const userId = (await prisma().investor.findUniqueOrThrow({ where: { id: investorId } })).userId;
     const note = await prisma().notification.findFirstOrThrow({ where: { userId }, orderBy: { id: 'desc' } });
     expect(note).toMatchObject({ type: 'INVESTMENT_REQUEST_REVIEWED', data: { investmentRequestId: request.id, unitId: unit.id, status: 'APPROVED' } });
+    // The amount in the investor's currency (settings), not a bare number.
+    expect(note.body.replace(/\u00a0/g, ' ')).toBe(`Your investment of PLN 2,500.00 in ${unit.name} has been approved.`);
   });
 
   it('approve: grows an existing holding and marks the unit FUNDED when nothing is left', async () => {
@@ -346,6 +349,9 @@ describe('investment request state machine', () => {
     const note = await prisma().notification.findFirstOrThrow({ where: { userId }, orderBy: { id: 'desc' } });
     expect(note).toMatchObject({ type: 'INVESTMENT_REQUEST_REVIEWED', data: { investmentRequestId: request.id, status: 'REJECTED' } });
     expect(note.body).toContain('Source of funds unclear.');
+    const currency = (await prisma().userSettings.findUnique({ where: { userId } }))?.currency ?? 'USD';
+    const amount = new Intl.NumberFormat('en', { style: 'currency', currency }).format(request.amount.toFixed(2) as Intl.StringNumericLiteral);
+    expect(note.body).toContain(`Your request to invest ${amount} in ${unit.name} was not approved`);
     expect(await prisma().holding.count({ where: { unitId: unit.id } })).toBe(0);
   });
 

@@ -2,6 +2,7 @@ import { PDFParse } from 'pdf-parse';
 import type { Response } from 'supertest';
 import type { Response as RawResponse } from 'superagent';
 import { Decimal } from '../src/services/money';
+import { STATEMENT_TEXTS, type StatementTexts } from '../src/services/statements/texts';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 let t: TestGateway;
@@ -159,11 +160,11 @@ describe('GET /api/v1/statements/profit', () => {
     const csv = await get(`/api/v1/statements/profit?from=${from}&to=${today}&format=csv`);
     expectAttachment(csv, /^text\/csv/, `profit-statement-${from}_${today}.csv`);
     const [distributions, payouts] = csvBlocks(csvText(csv.body));
-    expect(distributions[0]).toEqual(['Date', 'Unit', 'Period', 'Type', 'Gross amount', 'Fees', 'Net amount']);
+    expect(distributions[0]).toEqual(['Date', 'Unit', 'Period', 'Type', 'Gross amount', 'Fees', 'Net amount', 'Currency']);
     expect(distributions).toHaveLength(expected.distributionCount + 2);
     expect(distributions.at(-1)![0]).toBe('Total distributions');
     expect(amounts(distributions.at(-1)!)).toEqual(expected.distributions);
-    expect(payouts[0]).toEqual(['Date paid', 'Reference', 'Unit', 'Source', 'Amount']);
+    expect(payouts[0]).toEqual(['Date paid', 'Reference', 'Unit', 'Source', 'Amount', 'Currency']);
     expect(payouts).toHaveLength(expected.payoutCount + 3);
     expect(amounts(payouts.at(-2)!)).toEqual(expected.profitPaid);
     expect(amounts(payouts.at(-1)!)).toEqual(expected.capitalReturned);
@@ -253,7 +254,7 @@ describe('GET /api/v1/statements/tax', () => {
     const csv = await get(`/api/v1/statements/tax?year=${year}&format=CSV`);
     expectAttachment(csv, /^text\/csv/, `tax-statement-${year}.csv`);
     const [incomeRows, withdrawalRows] = csvBlocks(csvText(csv.body));
-    expect(incomeRows[0]).toEqual(['Unit code', 'Unit', 'Gross amount', 'Fees', 'Net amount']);
+    expect(incomeRows[0]).toEqual(['Unit code', 'Unit', 'Gross amount', 'Fees', 'Net amount', 'Currency']);
     expect(incomeRows.slice(1, -1).map((r) => r[4])).toEqual(perUnit.map((u) => fixed(u._sum.netAmount)));
     expect(amounts(incomeRows.at(-1)!)).toEqual(expectedIncome);
     expect(withdrawalRows).toHaveLength(withdrawals._count + 2);
@@ -430,12 +431,13 @@ describe('statements investors accept', () => {
     const text = await pdfText(pdf.body);
     const flat = spaces(text);
 
-    expect(text).toContain(`Investor: ${NAME}`);
+    const de = STATEMENT_TEXTS.de;
+    expect(text).toContain(`Anleger: ${NAME}`);
     // German format from the settings: dot thousands, comma decimals, the euro sign after.
     expect(flat).toContain('1.234.567,89 €');
     const { money } = printed({ language: 'de', currency: 'EUR' });
-    expect(pdfLine(text, 'Total profit paid')).toBe(money(sum('DISTRIBUTION')));
-    expect(pdfLine(text, 'Total capital returned')).toBe(money(sum('WITHDRAWAL')));
+    expect(pdfLine(text, de.totals.profitPaid)).toBe(money(sum('DISTRIBUTION')));
+    expect(pdfLine(text, de.totals.capitalReturned)).toBe(money(sum('WITHDRAWAL')));
     expect(sum('WITHDRAWAL')).not.toBe('0.00');
 
     expect(flat.indexOf('PO-LATER-ID')).toBeGreaterThan(-1);
@@ -443,9 +445,10 @@ describe('statements investors accept', () => {
     expect(flat).toContain(LONG_UNIT); // wrapped over lines, not cut
 
     const pages = Number(/-- 1 of (\d+) --/.exec(text)![1]);
-    for (let page = 1; page <= pages; page++) expect(text).toContain(`Page ${page} of ${pages}`);
-    expect(text.split(`Account: Investor #${investorId}, ${NAME}`).length - 1).toBe(pages);
-    expect(flat).toContain(spaces(disclaimer.content).slice(0, 60));
+    for (let page = 1; page <= pages; page++) expect(text).toContain(`Seite ${page} von ${pages}`);
+    expect(text.split(`Konto: Anleger Nr. ${investorId}, ${NAME}`).length - 1).toBe(pages);
+    // The whole disclaimer on every page, not cut mid-sentence.
+    expect(flat.split(spaces(disclaimer.content)).length - 1).toBe(pages);
   });
 
   it('CSV: BOM, RFC 4180 quoting, formula cells neutralised, payouts in paid-date order', async () => {
@@ -461,5 +464,174 @@ describe('statements investors accept', () => {
     expect(dates).toEqual([...dates].sort());
     expect(payouts.findIndex((r) => r[1] === 'PO-LATER-ID')).toBeLessThan(payouts.findIndex((r) => r[1] === 'PO-LATE-ID'));
     expect(payouts.find((r) => r[1] === 'PO-LATE-ID')![4]).toBe('1234567.89'); // a plain number, whatever the settings
+    // English headers whatever the settings (a format for spreadsheets and scripts), the currency named on every row.
+    expect(payouts[0]).toEqual(['Date paid', 'Reference', 'Unit', 'Source', 'Amount', 'Currency']);
+    expect(new Set(payouts.slice(1).map((r) => r[5]))).toEqual(new Set(['EUR']));
+  });
+});
+
+describe('statements in every language they are offered in', () => {
+  /** A currency and a time zone per language, so each PDF shows its own symbol and local time. */
+  const SETTINGS: Record<keyof typeof STATEMENT_TEXTS, { currency: string; timezone: string }> = {
+    en: { currency: 'GBP', timezone: 'Europe/London' },
+    cs: { currency: 'CZK', timezone: 'Europe/Prague' },
+    da: { currency: 'DKK', timezone: 'Europe/Copenhagen' },
+    de: { currency: 'CHF', timezone: 'Europe/Zurich' },
+    es: { currency: 'EUR', timezone: 'Europe/Madrid' },
+    fr: { currency: 'EUR', timezone: 'Europe/Paris' },
+    it: { currency: 'EUR', timezone: 'Europe/Rome' },
+    nb: { currency: 'NOK', timezone: 'Europe/Oslo' },
+    nl: { currency: 'EUR', timezone: 'Europe/Amsterdam' },
+    pl: { currency: 'PLN', timezone: 'Europe/Warsaw' },
+    pt: { currency: 'EUR', timezone: 'America/Sao_Paulo' },
+    sv: { currency: 'SEK', timezone: 'Asia/Tokyo' },
+  };
+  const en = STATEMENT_TEXTS.en;
+  let investor: { id: number; userId: number; name: string; token: string };
+  let taxYear: number;
+
+  beforeAll(async () => {
+    const row = await t.db.prisma.investor.findFirstOrThrow({
+      where: {
+        id: { notIn: [demoInvestorId, otherInvestorId] },
+        holdings: { some: { ownershipPercentage: { gt: 0 } } },
+        distributions: { some: { status: 'DISTRIBUTED' } },
+      },
+      include: { user: true },
+      orderBy: { id: 'desc' },
+    });
+    investor = { id: row.id, userId: row.userId, name: row.user.name, token: await t.token(row.user.email) };
+    const latest = await t.db.prisma.distribution.findFirstOrThrow({
+      where: { investorId: row.id, status: 'DISTRIBUTED' },
+      orderBy: { distributedAt: 'desc' },
+    });
+    taxYear = latest.distributedAt!.getUTCFullYear();
+  });
+
+  const setLanguage = (language: string, currency: string, timezone: string) =>
+    t.db.prisma.userSettings.upsert({
+      where: { userId: investor.userId },
+      create: { userId: investor.userId, language, currency, timezone },
+      update: { language, currency, timezone },
+    });
+
+  /** "Generated: …" as the investor's language and zone print a moment (one of the minutes the request spanned). */
+  const generatedLines = (language: string, timeZone: string, moments: Date[]) => {
+    const f = new Intl.DateTimeFormat(language, {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
+    return moments.map((m) => spaces(`${f.format(m)} (${timeZone})`));
+  };
+
+  /** English phrases (titles, sections, totals) the language words differently: none may be left in its PDF. */
+  const englishLeftovers = (texts: StatementTexts) => {
+    const own = new Set([texts.profitTitle, texts.portfolioTitle, texts.taxTitle(taxYear), ...Object.values(texts.sections), ...Object.values(texts.totals)]);
+    return [en.profitTitle, en.portfolioTitle, en.taxTitle(taxYear), ...Object.values(en.sections), ...Object.values(en.totals)].filter(
+      (p) => p.includes(' ') && !own.has(p),
+    );
+  };
+
+  it.each(Object.keys(STATEMENT_TEXTS) as Array<keyof typeof STATEMENT_TEXTS>)(
+    '%s: profit, tax and portfolio summary PDFs speak it, in its format, currency and time zone',
+    async (language) => {
+      const texts = STATEMENT_TEXTS[language];
+      const { currency, timezone } = SETTINGS[language];
+      await setLanguage(language, currency, timezone);
+      const symbol = new Intl.NumberFormat(language, { style: 'currency', currency }).formatToParts(0).find((p) => p.type === 'currency')!.value;
+      const statements = [
+        {
+          url: `/api/v1/statements/profit?from=2000-01-01&to=${today}`,
+          title: texts.profitTitle,
+          sections: [texts.sections.distributions, texts.sections.payouts],
+          totals: [texts.totals.distributions, texts.totals.profitPaid, texts.totals.capitalReturned],
+          period: texts.periodRange('2000-01-01', today),
+        },
+        {
+          url: `/api/v1/statements/tax?year=${taxYear}`,
+          title: texts.taxTitle(taxYear),
+          sections: [texts.sections.income, texts.sections.withdrawals],
+          totals: [texts.totals.income, texts.totals.withdrawals],
+          period: texts.periodRange(`${taxYear}-01-01`, `${taxYear}-12-31`),
+        },
+        {
+          url: '/api/v1/statements/portfolio-summary',
+          title: texts.portfolioTitle,
+          sections: [texts.sections.holdings],
+          totals: [texts.totals.total],
+          period: texts.asOf(today),
+        },
+      ];
+      for (const s of statements) {
+        const before = new Date();
+        const res = await get(s.url, investor.token);
+        const after = new Date();
+        expect(res.status).toBe(200);
+        const text = await pdfText(res.body);
+        const flat = spaces(text);
+        for (const phrase of [
+          s.title,
+          ...s.sections,
+          `${texts.investor}: ${investor.name}`,
+          `${texts.period}: ${s.period}`,
+          `${texts.currency}: ${currency}`,
+          `${texts.account}: ${texts.accountId(investor.id)}, ${investor.name}`,
+        ])
+          expect(flat).toContain(spaces(phrase));
+        for (const label of s.totals) expect(pdfLine(text, label)).toContain(symbol);
+        expect(generatedLines(language, timezone, [before, after])).toContain(pdfLine(text, `${texts.generated}:`));
+        const pages = Number(/-- 1 of (\d+) --/.exec(text)![1]);
+        for (let page = 1; page <= pages; page++) expect(flat).toContain(spaces(texts.page(page, pages)));
+        for (const phrase of englishLeftovers(texts)) expect(flat).not.toContain(phrase);
+      }
+    },
+  );
+
+  it('prints the totals in the investor’s format and currency (zł for PLN in Polish), and the CSV names the currency', async () => {
+    await setLanguage('pl', 'PLN', 'Europe/Warsaw');
+    const expected = await profitTotals(investor.id, '2000-01-01', today);
+    const { money } = printed({ language: 'pl', currency: 'PLN' });
+    const text = await pdfText((await get(`/api/v1/statements/profit?from=2000-01-01&to=${today}`, investor.token)).body);
+    expect(pdfLine(text, STATEMENT_TEXTS.pl.totals.distributions)).toBe(expected.distributions.map(money).join(' '));
+    expect(pdfLine(text, STATEMENT_TEXTS.pl.totals.distributions)).toMatch(/zł$/);
+    expect(text).not.toContain('$');
+    const [distributions] = csvBlocks(csvText((await get(`/api/v1/statements/profit?from=2000-01-01&to=${today}&format=csv`, investor.token)).body));
+    expect(distributions[0].at(-1)).toBe('Currency');
+    expect(new Set(distributions.slice(1).map((r) => r.at(-1)))).toEqual(new Set(['PLN']));
+  });
+
+  it('a language statements are not written in gets English throughout, numbers included', async () => {
+    await setLanguage('fi', 'EUR', 'Europe/Helsinki');
+    const text = await pdfText((await get('/api/v1/statements/portfolio-summary', investor.token)).body);
+    expect(text).toContain(en.portfolioTitle);
+    expect(pdfLine(text, `${en.currency}:`)).toBe('EUR');
+    const { money } = printed({ language: 'en', currency: 'EUR' });
+    expect(pdfLine(text, en.totals.total).split(' ')[0]).toBe(
+      money(
+        pdfLine(text, en.totals.total)
+          .split(' ')[0]
+          .replace(/[^\d.-]/g, ''),
+      ),
+    );
+  });
+
+  it('an empty portfolio says so in the investor’s language, above its zero total', async () => {
+    const empty = await t.db.prisma.investor.findFirstOrThrow({ where: { holdings: { none: { ownershipPercentage: { gt: 0 } } } }, include: { user: true } });
+    await t.db.prisma.userSettings.upsert({
+      where: { userId: empty.userId },
+      create: { userId: empty.userId, language: 'pl', currency: 'PLN' },
+      update: { language: 'pl', currency: 'PLN' },
+    });
+    const text = await pdfText((await get('/api/v1/statements/portfolio-summary', await t.token(empty.user.email))).body);
+    const lines = text.split('\n').map(spaces);
+    const none = lines.indexOf(STATEMENT_TEXTS.pl.noHoldings);
+    expect(none).toBeGreaterThan(lines.findIndex((l) => l.startsWith(STATEMENT_TEXTS.pl.columns.unitCode)));
+    const zero = printed({ language: 'pl', currency: 'PLN' }).money('0');
+    expect(lines[none + 1]).toBe(`${STATEMENT_TEXTS.pl.totals.total} ${zero} ${zero} ${zero} 0,00`);
   });
 });

@@ -9,8 +9,14 @@ registerEnumType(StatementFormat, {
   name: 'StatementFormat',
   description: 'PDF (default) or CSV.',
   valuesConfig: {
-    PDF: { description: 'application/pdf with embedded Unicode fonts, page numbers and a disclaimer.' },
-    CSV: { description: 'text/csv, UTF-8 with a byte order mark, RFC 4180 quoting.' },
+    PDF: {
+      description:
+        "application/pdf with embedded Unicode fonts, page numbers and the whole disclaimer, in the investor's language where statements are translated (else English), amounts in their settings' currency, the time in their time zone.",
+    },
+    CSV: {
+      description:
+        'text/csv, UTF-8 with a byte order mark, RFC 4180 quoting; English headers, amounts as plain decimals and a last Currency column (ISO 4217) in sections with amounts.',
+    },
   },
 });
 

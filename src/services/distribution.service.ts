@@ -9,7 +9,7 @@ import { pageQuery, pageWindow, paginate, type Page } from '../pagination';
 import { ownerScope } from './access';
 import { dec, type DecimalInput } from './money';
 import { fanOut, isPayable } from '../domain/money-rules';
-import { notify } from './notification.service';
+import { notify, type Money } from './notification.service';
 import { DISTRIBUTION, assertTransition, assertUpdated } from './state-machine';
 import { dayRange, listWhere } from './listing';
 import { audit, pick } from './audit.service';
@@ -438,7 +438,7 @@ export class DistributionService {
             userId: r.investor.userId,
             type: NotificationType.DISTRIBUTION_DISTRIBUTED,
             title: `${TYPE_LABEL[r.type]} paid`,
-            body: `${dec(r.netAmount).toFixed(2)} from ${r.unit.name} for ${r.period} has been paid out.`,
+            body: (money: Money) => `${money(r.netAmount)} from ${r.unit.name} for ${r.period} has been paid out.`,
             data: { distributionId: r.id, payoutId: payoutOf.get(r.id) ?? null, unitId: r.unitId, period: r.period },
           })),
         );

@@ -193,7 +193,7 @@ export class InvestmentRequestService {
           userId: request.investor.userId,
           type: NotificationType.INVESTMENT_REQUEST_REVIEWED,
           title: 'Investment approved',
-          body: `Your investment of ${dec(request.amount).toFixed(2)} in ${request.unit.name} has been approved.`,
+          body: (money) => `Your investment of ${money(request.amount)} in ${request.unit.name} has been approved.`,
           data: { investmentRequestId: id, unitId, status: InvestmentRequestStatus.APPROVED },
         });
         return tx.investmentRequest.findUniqueOrThrow({ where: { id }, select: SELECT });
@@ -212,7 +212,7 @@ export class InvestmentRequestService {
         userId: request.investor.userId,
         type: NotificationType.INVESTMENT_REQUEST_REVIEWED,
         title: 'Investment request rejected',
-        body: `Your request to invest ${dec(request.amount).toFixed(2)} in ${request.unit.name} was not approved: ${why}`,
+        body: (money) => `Your request to invest ${money(request.amount)} in ${request.unit.name} was not approved: ${why}`,
         data: { investmentRequestId: id, unitId: request.unitId, status: InvestmentRequestStatus.REJECTED },
       });
       return tx.investmentRequest.findUniqueOrThrow({ where: { id }, select: SELECT });

@@ -39,3 +39,18 @@ export function allocate(total: DecimalInput, weights: DecimalInput[]): Decimal[
   }
   return parts;
 }
+
+/**
+ * An amount for a sentence, with its currency (ISO 4217): "PLN 56,500.00", "€1,234.50". Exact: Intl
+ * formats the decimal string, never a float. A code Intl does not know prints after the number.
+ */
+export function formatMoney(amount: DecimalInput, currency: string): string {
+  const fixed = dec(amount).toFixed(2);
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+      fixed as Intl.StringNumericLiteral,
+    );
+  } catch {
+    return `${fixed} ${currency}`;
+  }
+}

@@ -6,14 +6,19 @@ import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { PushStatus, type DevicePlatform, type NotificationType } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate, toPage, type Page } from '../pagination';
 import { writeOnce, type OnceOptions } from './idempotency.service';
+import { formatMoney, type DecimalInput } from './money';
 
 type Tx = Pick<PrismaNs.TransactionClient, 'notification' | 'deviceToken' | 'userSettings' | 'pushDelivery'>;
+
+/** Writes an amount in the recipient's currency (their settings; USD without a settings row). */
+export type Money = (amount: DecimalInput) => string;
 
 export interface NewNotification {
   userId: number;
   type: NotificationType;
   title: string;
-  body: string;
+  /** A function when the text names an amount: it is written with the recipient's currency. */
+  body: string | ((money: Money) => string);
   data?: Record<string, string | number | null>;
 }
 
@@ -38,6 +43,9 @@ const PUSH_SWITCH: Record<NotificationType, PushSwitch | null> = {
   SYSTEM: null,
 };
 
+/** The settings' default currency (prisma/schema.prisma, UserSettings). */
+const DEFAULT_CURRENCY = 'USD';
+
 const SETTINGS_SELECT = {
   userId: true,
   pushEnabled: true,
@@ -53,12 +61,24 @@ const SETTINGS_SELECT = {
  * Records notifications and, for the recipients' device tokens that their settings allow, the push
  * outbox rows (PushDelivery) that the worker sends later. Call it with the transaction client of the
  * state transition they report, so all of it commits (or rolls back) together. A fixed number of
- * queries whatever the list's length: a distribution notifies every holder at once.
+ * queries whatever the list's length: a distribution notifies every holder at once. Amounts in a body
+ * are written in each recipient's currency (settings, display only: nothing is converted).
  */
 export async function notify(tx: Tx, ...list: NewNotification[]): Promise<void> {
   if (list.length === 0) return;
+  const withAmounts = [...new Set(list.filter((n) => typeof n.body === 'function').map((n) => n.userId))];
+  const currencies = new Map(
+    withAmounts.length
+      ? (await tx.userSettings.findMany({ where: { userId: { in: withAmounts } }, select: { userId: true, currency: true } })).map((s) => [
+          s.userId,
+          s.currency,
+        ])
+      : [],
+  );
+  const body = (n: NewNotification) =>
+    typeof n.body === 'string' ? n.body : n.body((amount) => formatMoney(amount, currencies.get(n.userId) ?? DEFAULT_CURRENCY));
   const created = await tx.notification.createManyAndReturn({
-    data: list.map((n) => ({ userId: n.userId, type: n.type, title: n.title, body: n.body, data: n.data ?? {} })),
+    data: list.map((n) => ({ userId: n.userId, type: n.type, title: n.title, body: body(n), data: n.data ?? {} })),
     select: { id: true, userId: true, type: true },
   });
   const userIds = [...new Set(created.map((n) => n.userId))];

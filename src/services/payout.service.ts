@@ -80,7 +80,7 @@ export async function payPayout(tx: Tx, payoutId: number) {
     userId: payout.investor.userId,
     type: NotificationType.PAYOUT_PAID,
     title: 'Payout sent',
-    body: `${amount} from ${payout.unit.name} (${payout.reference}) has been sent to your bank account.`,
+    body: (money) => `${money(amount)} from ${payout.unit.name} (${payout.reference}) has been sent to your bank account.`,
     data: { payoutId, unitId: payout.unitId, reference: payout.reference },
   });
   return tx.payout.findUniqueOrThrow({ where: { id: payoutId }, select: SELECT });
@@ -129,7 +129,7 @@ export class PayoutService {
         userId: payout.investor.userId,
         type: NotificationType.SYSTEM,
         title: 'Payout failed',
-        body: `${dec(payout.amount).toFixed(2)} from ${payout.unit.name} (${payout.reference}) could not be sent; please check your bank details.`,
+        body: (money) => `${money(payout.amount)} from ${payout.unit.name} (${payout.reference}) could not be sent; please check your bank details.`,
         data: { payoutId: id, unitId: payout.unitId, reference: payout.reference },
       });
       return tx.payout.findUniqueOrThrow({ where: { id }, select: SELECT });

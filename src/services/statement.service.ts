@@ -9,6 +9,7 @@ import type { DownloadFile, DownloadLink, DownloadService } from './download.ser
 import { dec, type Decimal, type DecimalInput } from './money';
 import { returnOn, type PortfolioService } from './portfolio.service';
 import { csvStream, type Cell, type Section, type Statement } from './statements/render';
+import { statementLanguage, STATEMENT_TEXTS, type StatementTexts } from './statements/texts';
 
 export enum StatementFormat {
   PDF = 'PDF',
@@ -21,7 +22,7 @@ const FIRST_TAX_YEAR = 2000;
 const BATCH = 500;
 const DAY_MS = 86_400_000;
 /** A user without a settings row has the schema's defaults. */
-const DEFAULT_SETTINGS = { language: 'en', currency: 'USD' };
+const DEFAULT_SETTINGS = { language: 'en', currency: 'USD', timezone: 'UTC' };
 
 /** pdfkit and its fonts are loaded with the first PDF, not at start-up: most processes never render one. */
 function pdfStream(statement: Statement): Readable {
@@ -36,6 +37,13 @@ const FORMATS = {
 
 const KIND = { profit: 'statement.profit', tax: 'statement.tax', portfolio: 'statement.portfolio-summary' } as const;
 
+/** A statement's title, period and tables, in the words of one language. */
+interface Content {
+  title: string;
+  period: string;
+  sections: Section[];
+}
+
 interface Params {
   format: StatementFormat;
   from?: string;
@@ -48,8 +56,6 @@ const percent = (v: DecimalInput) => {
   const d = dec(v);
   return d.toFixed(Math.max(2, d.decimalPlaces()));
 };
-const label = (value: string) => value.charAt(0) + value.slice(1).toLowerCase().replace(/_/g, ' ');
-const SOURCE = { [PayoutSource.DISTRIBUTION]: label(PayoutSource.DISTRIBUTION), [PayoutSource.WITHDRAWAL]: label(PayoutSource.WITHDRAWAL) };
 
 /** Half-open UTC range covering the inclusive days `from`..`to`. */
 const days = (from: string, to: string) => ({ gte: new Date(`${from}T00:00:00Z`), lt: new Date(new Date(`${to}T00:00:00Z`).getTime() + DAY_MS) });
@@ -157,46 +163,52 @@ export class StatementService {
         take,
       }),
     );
-    return this.file(user, p, `profit-statement-${p.from}_${p.to}`, 'Profit statement', `${p.from} to ${p.to}`, [
-      {
-        title: 'Distributions',
-        totals: [{ label: 'Total distributions' }],
-        columns: [
-          { header: 'Date', width: 56 },
-          { header: 'Unit', width: 140 },
-          { header: 'Period', width: 44 },
-          { header: 'Type', width: 65 },
-          { header: 'Gross amount', width: 70, kind: 'money', total: 'sum' },
-          { header: 'Fees', width: 70, kind: 'money', total: 'sum' },
-          { header: 'Net amount', width: 70, kind: 'money', total: 'sum' },
-        ],
-        rows: map(distributions, (d) => [
-          isoDay(present(d.distributedAt, 'distributedAt')),
-          d.unit.name,
-          d.period,
-          label(d.type),
-          dec(d.grossAmount),
-          dec(d.fees),
-          dec(d.netAmount),
-        ]),
-      },
-      {
-        title: 'Payouts',
-        // Profit and capital apart: a withdrawal's payout returns invested capital, it is not income.
-        totals: [
-          { label: 'Total profit paid', when: (c) => c[3] === SOURCE[PayoutSource.DISTRIBUTION] },
-          { label: 'Total capital returned', when: (c) => c[3] === SOURCE[PayoutSource.WITHDRAWAL] },
-        ],
-        columns: [
-          { header: 'Date paid', width: 56 },
-          { header: 'Reference', width: 100 },
-          { header: 'Unit', width: 194 },
-          { header: 'Source', width: 75 },
-          { header: 'Amount', width: 90, kind: 'money', total: 'sum' },
-        ],
-        rows: map(payouts, (po) => [isoDay(present(po.paidAt, 'paidAt')), po.reference, po.unit.name, SOURCE[po.source], dec(po.amount)]),
-      },
-    ]);
+    return this.file(user, p, `profit-statement-${p.from}_${p.to}`, (t) => ({
+      title: t.profitTitle,
+      period: t.periodRange(present(p.from, 'from'), present(p.to, 'to')),
+      sections: [
+        {
+          title: t.sections.distributions,
+          totals: [{ label: t.totals.distributions }],
+          empty: t.noEntries,
+          columns: [
+            { header: t.columns.date, width: 56 },
+            { header: t.columns.unit, width: 140 },
+            { header: t.columns.period, width: 44 },
+            { header: t.columns.type, width: 65 },
+            { header: t.columns.gross, width: 70, kind: 'money', total: 'sum' },
+            { header: t.columns.fees, width: 70, kind: 'money', total: 'sum' },
+            { header: t.columns.net, width: 70, kind: 'money', total: 'sum' },
+          ],
+          rows: map(distributions, (d) => [
+            isoDay(present(d.distributedAt, 'distributedAt')),
+            d.unit.name,
+            d.period,
+            t.types[d.type],
+            dec(d.grossAmount),
+            dec(d.fees),
+            dec(d.netAmount),
+          ]),
+        },
+        {
+          title: t.sections.payouts,
+          // Profit and capital apart: a withdrawal's payout returns invested capital, it is not income.
+          totals: [
+            { label: t.totals.profitPaid, when: (c) => c[3] === t.sources[PayoutSource.DISTRIBUTION] },
+            { label: t.totals.capitalReturned, when: (c) => c[3] === t.sources[PayoutSource.WITHDRAWAL] },
+          ],
+          empty: t.noEntries,
+          columns: [
+            { header: t.columns.datePaid, width: 56 },
+            { header: t.columns.reference, width: 100 },
+            { header: t.columns.unit, width: 194 },
+            { header: t.columns.source, width: 75 },
+            { header: t.columns.amount, width: 90, kind: 'money', total: 'sum' },
+          ],
+          rows: map(payouts, (po) => [isoDay(present(po.paidAt, 'paidAt')), po.reference, po.unit.name, t.sources[po.source], dec(po.amount)]),
+        },
+      ],
+    }));
   }
 
   /** Per unit: DISTRIBUTED income paid in the year; and the withdrawals COMPLETED in it. */
@@ -231,44 +243,50 @@ export class StatementService {
         take,
       }),
     );
-    return this.file(user, p, `tax-statement-${p.year}`, `Tax statement ${p.year}`, `${p.year}-01-01 to ${p.year}-12-31`, [
-      {
-        title: 'Income by unit',
-        totals: [{ label: 'Total income' }],
-        columns: [
-          { header: 'Unit code', width: 70 },
-          { header: 'Unit', width: 180 },
-          { header: 'Gross amount', width: 88, kind: 'money', total: 'sum' },
-          { header: 'Fees', width: 88, kind: 'money', total: 'sum' },
-          { header: 'Net amount', width: 89, kind: 'money', total: 'sum' },
-        ],
-        rows: list(income, (i) => [
-          present(units.get(i.unitId), 'unit').code,
-          present(units.get(i.unitId), 'unit').name,
-          dec(i._sum.grossAmount ?? 0),
-          dec(i._sum.fees ?? 0),
-          dec(i._sum.netAmount ?? 0),
-        ]),
-      },
-      {
-        title: 'Withdrawals',
-        totals: [{ label: 'Total withdrawals' }],
-        columns: [
-          { header: 'Date completed', width: 75 },
-          { header: 'Unit', width: 175 },
-          { header: 'Ownership %', width: 85, kind: 'number' },
-          { header: 'Invested amount', width: 90, kind: 'money', total: 'sum' },
-          { header: 'Amount paid', width: 90, kind: 'money', total: 'sum' },
-        ],
-        rows: map(withdrawals, (w) => [
-          isoDay(present(w.completedAt, 'completedAt')),
-          w.unit.name,
-          percent(w.ownershipPercentage),
-          dec(w.investedAmount),
-          dec(w.payout?.amount ?? 0),
-        ]),
-      },
-    ]);
+    return this.file(user, p, `tax-statement-${p.year}`, (t) => ({
+      title: t.taxTitle(y),
+      period: t.periodRange(`${y}-01-01`, `${y}-12-31`),
+      sections: [
+        {
+          title: t.sections.income,
+          totals: [{ label: t.totals.income }],
+          empty: t.noEntries,
+          columns: [
+            { header: t.columns.unitCode, width: 70 },
+            { header: t.columns.unit, width: 180 },
+            { header: t.columns.gross, width: 88, kind: 'money', total: 'sum' },
+            { header: t.columns.fees, width: 88, kind: 'money', total: 'sum' },
+            { header: t.columns.net, width: 89, kind: 'money', total: 'sum' },
+          ],
+          rows: list(income, (i) => [
+            present(units.get(i.unitId), 'unit').code,
+            present(units.get(i.unitId), 'unit').name,
+            dec(i._sum.grossAmount ?? 0),
+            dec(i._sum.fees ?? 0),
+            dec(i._sum.netAmount ?? 0),
+          ]),
+        },
+        {
+          title: t.sections.withdrawals,
+          totals: [{ label: t.totals.withdrawals }],
+          empty: t.noEntries,
+          columns: [
+            { header: t.columns.dateCompleted, width: 75 },
+            { header: t.columns.unit, width: 175 },
+            { header: t.columns.ownership, width: 85, kind: 'number' },
+            { header: t.columns.investedAmount, width: 90, kind: 'money', total: 'sum' },
+            { header: t.columns.amountPaid, width: 90, kind: 'money', total: 'sum' },
+          ],
+          rows: map(withdrawals, (w) => [
+            isoDay(present(w.completedAt, 'completedAt')),
+            w.unit.name,
+            percent(w.ownershipPercentage),
+            dec(w.investedAmount),
+            dec(w.payout?.amount ?? 0),
+          ]),
+        },
+      ],
+    }));
   }
 
   /** Current holdings valued as the portfolio is (latest unit valuation). */
@@ -276,53 +294,65 @@ export class StatementService {
     const now = new Date();
     const { holdings } = await this.portfolio.mine(user);
     const ret = (s: Decimal[]) => returnOn(s[3], s[4]).returnPercentage.toFixed(2);
-    return this.file(user, p, `portfolio-summary-${isoDay(now)}`, 'Portfolio summary', `As of ${isoDay(now)}`, [
-      {
-        title: 'Holdings',
-        totals: [{ label: 'Total' }],
-        columns: [
-          { header: 'Unit code', width: 52 },
-          { header: 'Unit', width: 128 },
-          { header: 'Ownership %', width: 60, kind: 'number' },
-          { header: 'Invested', width: 75, kind: 'money', total: 'sum' },
-          { header: 'Current value', width: 75, kind: 'money', total: 'sum' },
-          { header: 'Return', width: 75, kind: 'money', total: 'sum' },
-          { header: 'Return %', width: 50, kind: 'number', total: ret },
-        ],
-        rows: list(holdings, (h) => [
-          h.unit.code,
-          h.unit.name,
-          percent(h.ownershipPercentage),
-          dec(h.investedAmount),
-          dec(h.currentValue),
-          dec(h.returnAmount),
-          h.returnPercentage.toFixed(2),
-        ]),
-      },
-    ]);
+    return this.file(user, p, `portfolio-summary-${isoDay(now)}`, (t) => ({
+      title: t.portfolioTitle,
+      period: t.asOf(isoDay(now)),
+      sections: [
+        {
+          title: t.sections.holdings,
+          totals: [{ label: t.totals.total }],
+          empty: t.noHoldings,
+          columns: [
+            { header: t.columns.unitCode, width: 52 },
+            { header: t.columns.unit, width: 128 },
+            { header: t.columns.ownership, width: 60, kind: 'number' },
+            { header: t.columns.invested, width: 75, kind: 'money', total: 'sum' },
+            { header: t.columns.currentValue, width: 75, kind: 'money', total: 'sum' },
+            { header: t.columns.return, width: 75, kind: 'money', total: 'sum' },
+            { header: t.columns.returnPercent, width: 50, kind: 'number', total: ret },
+          ],
+          rows: list(holdings, (h) => [
+            h.unit.code,
+            h.unit.name,
+            percent(h.ownershipPercentage),
+            dec(h.investedAmount),
+            dec(h.currentValue),
+            dec(h.returnAmount),
+            h.returnPercentage.toFixed(2),
+          ]),
+        },
+      ],
+    }));
   }
 
-  private async file(user: AuthUser, p: Params, baseName: string, title: string, period: string, sections: Section[]): Promise<DownloadFile> {
+  /**
+   * The PDF in the investor's language (statementLanguage), the CSV in English: its header row is
+   * what spreadsheets and scripts read by name.
+   */
+  private async file(user: AuthUser, p: Params, baseName: string, content: (t: StatementTexts) => Content): Promise<DownloadFile> {
     const [investor, disclaimer] = await Promise.all([
       this.prisma.investor.findUnique({
         where: { id: requireInvestor(user) },
-        select: { id: true, user: { select: { name: true, settings: { select: { language: true, currency: true } } } } },
+        select: { id: true, user: { select: { name: true, settings: { select: { language: true, currency: true, timezone: true } } } } },
       }),
       this.prisma.legalText.findUnique({ where: { kind: LegalTextKind.INVESTMENT_DISCLAIMER }, select: { content: true } }),
     ]);
     if (!investor) throw new NotFoundError();
     const { ext, contentType, render } = FORMATS[p.format];
+    const settings = investor.user.settings ?? DEFAULT_SETTINGS;
+    const language = p.format === StatementFormat.PDF ? statementLanguage(settings.language) : 'en';
+    const texts = STATEMENT_TEXTS[language];
     const statement: Statement = {
       platform: PLATFORM_NAME,
-      title,
+      ...content(texts),
       investorName: investor.user.name,
-      account: `Investor #${investor.id}`,
-      period,
+      account: texts.accountId(investor.id),
       generatedAt: new Date(),
-      language: investor.user.settings?.language ?? DEFAULT_SETTINGS.language,
-      currency: investor.user.settings?.currency ?? DEFAULT_SETTINGS.currency,
+      language,
+      texts,
+      currency: settings.currency,
+      timeZone: settings.timezone,
       disclaimer: disclaimer?.content ?? null,
-      sections,
     };
     return { fileName: `${baseName}.${ext}`, contentType, stream: render(statement) };
   }

@@ -272,7 +272,7 @@ export class WithdrawalRequestService {
           userId: row.investor.userId,
           type: NotificationType.WITHDRAWAL_COMPLETED,
           title: 'Withdrawal paid',
-          body: `${dec(payout.amount).toFixed(2)} from your withdrawal in ${row.unit.name} has been sent to your bank account.`,
+          body: (money) => `${money(payout.amount)} from your withdrawal in ${row.unit.name} has been sent to your bank account.`,
           data: { withdrawalRequestId: row.id, payoutId: payout.id },
         });
         return tx.withdrawalRequest.findUniqueOrThrow({ where: { id }, select: SELECT });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { Decimal, allocate, cents, dec, sum } from '../../src/services/money';
+import { Decimal, allocate, cents, dec, formatMoney, sum } from '../../src/services/money';
 
 describe('money', () => {
   it('rounds to cents half away from zero', () => {
@@ -39,6 +39,24 @@ describe('money', () => {
           expect(p.decimalPlaces()).toBeLessThanOrEqual(2);
           expect(p.minus(total.times(ws[i]).dividedBy(weightSum)).abs().lt('0.01')).toBe(true);
         });
+      }),
+    );
+  });
+});
+
+describe('formatMoney (amounts in notification texts)', () => {
+  const plain = (s: string) => s.replace(/\u00a0/g, ' ');
+  it('names the currency: its symbol where English has one, else its code', () => {
+    expect(plain(formatMoney('56500', 'PLN'))).toBe('PLN 56,500.00');
+    expect(formatMoney('56500.5', 'EUR')).toBe('€56,500.50');
+    expect(formatMoney(new Decimal('0.1'), 'USD')).toBe('$0.10');
+  });
+
+  it('is exact for any amount (no float on the way): the digits are the decimal’s', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 16n), max: 10n ** 16n }), (cents) => {
+        const amount = new Decimal(cents.toString()).div(100);
+        expect(formatMoney(amount, 'CHF').replace(/[^\d.-]/g, '')).toBe(amount.toFixed(2));
       }),
     );
   });

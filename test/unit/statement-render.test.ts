@@ -1,5 +1,8 @@
+import { PDFParse } from 'pdf-parse';
 import { Decimal } from '../../src/services/money';
+import { pdfStream } from '../../src/services/statements/pdf';
 import { csvStream, type Cell, type Statement } from '../../src/services/statements/render';
+import { STATEMENT_TEXTS } from '../../src/services/statements/texts';
 
 const statement = (rows: Cell[][]): Statement => ({
   platform: 'P',
@@ -9,12 +12,15 @@ const statement = (rows: Cell[][]): Statement => ({
   period: 'p',
   generatedAt: new Date(),
   language: 'en',
+  texts: STATEMENT_TEXTS.en,
   currency: 'USD',
+  timeZone: 'UTC',
   disclaimer: null,
   sections: [
     {
       title: 'S',
       totals: [{ label: 'Total' }],
+      empty: 'None.',
       columns: [
         { header: 'Text', width: 100 },
         { header: 'Return %', width: 100, kind: 'number' },
@@ -44,18 +50,93 @@ describe('statement CSV', () => {
       ['\rCR', '0.00', new Decimal('0')],
       ['plain, "quoted"', '0.00', new Decimal('0')],
     ]);
-    expect(text.startsWith('\ufeffText,Return %,Amount\r\n')).toBe(true);
+    expect(text.startsWith('\ufeffText,Return %,Amount,Currency\r\n')).toBe(true);
     expect(text.slice(1).split('\r\n')).toEqual([
-      'Text,Return %,Amount',
-      "'=1+2,-3.20,-12.50",
-      "'+cmd,4.00,1000.00",
-      "'-minus,0.00,0.01",
-      "'@SUM(A1),0.00,0.00",
-      "'\tTAB,0.00,0.00",
-      '"\'\rCR",0.00,0.00',
-      '"plain, ""quoted""",0.00,0.00',
-      'Total,,987.51',
+      'Text,Return %,Amount,Currency',
+      "'=1+2,-3.20,-12.50,USD",
+      "'+cmd,4.00,1000.00,USD",
+      "'-minus,0.00,0.01,USD",
+      "'@SUM(A1),0.00,0.00,USD",
+      "'\tTAB,0.00,0.00,USD",
+      '"\'\rCR",0.00,0.00,USD',
+      '"plain, ""quoted""",0.00,0.00,USD',
+      'Total,,987.51,USD',
       '',
     ]);
+  });
+});
+
+describe('statement PDF layout', () => {
+  const texts = STATEMENT_TEXTS.pl;
+  const DISCLAIMER =
+    'Investing in real assets involves risk, including the loss of the capital you invest. Past performance and projected returns are not a reliable indicator of future results.\n\nUnits are illiquid: you may not be able to withdraw your investment when you wish, and withdrawals are subject to review and to the limits set for each unit.\n\nNothing on the platform is investment, tax or legal advice. You should consider whether an investment is suitable for you and, if in doubt, consult an independent financial adviser.';
+  const spaces = (s: string) => s.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+
+  /** The text of each page of a profit-statement-like PDF with `count` payouts. */
+  async function pages(count: number, disclaimer = DISCLAIMER): Promise<string[]> {
+    const doc = pdfStream({
+      ...statement([]),
+      language: 'pl',
+      texts,
+      currency: 'PLN',
+      disclaimer,
+      sections: [
+        {
+          title: texts.sections.payouts,
+          empty: texts.noEntries,
+          totals: [{ label: texts.totals.profitPaid }, { label: texts.totals.capitalReturned }],
+          columns: [
+            { header: texts.columns.reference, width: 315 },
+            { header: texts.columns.amount, width: 200, kind: 'money', total: 'sum' },
+          ],
+          rows: (async function* () {
+            for (let i = 0; i < count; i++) yield [`PO-${i}`, new Decimal('56500.00')];
+          })(),
+        },
+      ],
+    });
+    const chunks: Buffer[] = [];
+    for await (const chunk of doc) chunks.push(chunk as Buffer);
+    const parser = new PDFParse({ data: new Uint8Array(Buffer.concat(chunks)) });
+    try {
+      return (await parser.getText()).pages.map((p) => p.text);
+    } finally {
+      await parser.destroy();
+    }
+  }
+
+  it('never leaves the totals alone under a repeated header: the last row goes to the new page with them', async () => {
+    // Every row count from one page up to a few past the first page break: one of them used to fill
+    // the first page exactly and push the totals alone onto the second.
+    let twoPages = 0;
+    for (let count = 25; twoPages < 4; count++) {
+      const text = await pages(count);
+      const last = text.at(-1)!.split('\n');
+      expect(last.some((l) => l.startsWith(texts.totals.profitPaid))).toBe(true);
+      expect(last.some((l) => /^PO-\d+ /.test(l))).toBe(true);
+      // Every row printed once, in order.
+      expect(text.join('\n').match(/^PO-\d+/gm)).toEqual(Array.from({ length: count }, (_, i) => `PO-${i}`));
+      if (text.length > 1) twoPages++;
+      expect(count).toBeLessThan(80);
+    }
+  });
+
+  it('prints the whole risk disclaimer on every page, never cut', async () => {
+    const text = await pages(60);
+    expect(text.length).toBeGreaterThan(1);
+    for (const page of text) expect(spaces(page)).toContain(spaces(DISCLAIMER));
+  });
+
+  it('a disclaimer too long for every footer closes the document, whole, and every footer points to its page', async () => {
+    const long = Array.from({ length: 8 }, () => DISCLAIMER).join('\n\n');
+    const text = await pages(60, long);
+    const lines = text.map((page) => page.split('\n'));
+    const at = lines.findIndex((page) => page.includes(texts.disclaimer)) + 1;
+    expect(at).toBeGreaterThan(1);
+    for (const page of text) expect(spaces(page)).toContain(texts.disclaimerOnPage(at));
+    // From its heading on, footers aside, the text runs whole (over as many pages as it needs).
+    const footer = (l: string) => l.startsWith(texts.disclaimerOnPage(at)) || l.startsWith(`${texts.account}:`);
+    const closing = lines.slice(at - 1).flatMap((page) => page.filter((l) => !footer(l)));
+    expect(spaces(closing.slice(closing.indexOf(texts.disclaimer)).join(' '))).toBe(`${texts.disclaimer} ${spaces(long)}`);
   });
 });

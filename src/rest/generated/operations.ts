@@ -258,9 +258,9 @@ export type Role =
 
 /** PDF (default) or CSV. */
 export type StatementFormat =
-  /** text/csv, UTF-8 with a byte order mark, RFC 4180 quoting. */
+  /** text/csv, UTF-8 with a byte order mark, RFC 4180 quoting; English headers, amounts as plain decimals and a last Currency column (ISO 4217) in sections with amounts. */
   | 'CSV'
-  /** application/pdf with embedded Unicode fonts, page numbers and a disclaimer. */
+  /** application/pdf with embedded Unicode fonts, page numbers and the whole disclaimer, in the investor's language where statements are translated (else English), amounts in their settings' currency, the time in their time zone. */
   | 'PDF';
 
 /** All optional; `from`/`to` are inclusive UTC dates on occurredAt. */

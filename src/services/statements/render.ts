@@ -1,6 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { ZERO, type Decimal } from '../money';
+import type { StatementLanguage, StatementTexts } from './texts';
 
 /** `money`: a Decimal cell, summed exactly; `number`: a decimal string (percentages); `text`: anything else. */
 export type ColumnKind = 'text' | 'number' | 'money';
@@ -27,6 +28,8 @@ export interface Section {
   columns: Column[];
   rows: AsyncIterable<Cell[]>;
   totals: TotalRow[];
+  /** Printed (PDF) in place of the rows when there are none, e.g. "No holdings." */
+  empty: string;
 }
 
 export interface Statement {
@@ -37,10 +40,14 @@ export interface Statement {
   account: string;
   period: string;
   generatedAt: Date;
+  /** What the statement is written in (texts and number formats alike), and its words. */
+  language: StatementLanguage;
+  texts: StatementTexts;
   /** The investor's settings: display only; amounts are not converted. */
-  language: string;
   currency: string;
-  /** The investment disclaimer's text, shortened to the footer's room. */
+  /** IANA zone the generation time is printed in. */
+  timeZone: string;
+  /** The investment disclaimer's text, printed whole. */
   disclaimer: string | null;
   sections: Section[];
 }
@@ -87,20 +94,22 @@ const csvCell = (c: Column, v: Cell) => (typeof v !== 'string' ? v.toFixed(2) : 
 async function* csvRecords(statement: Statement): AsyncGenerator<string[]> {
   for (const [i, section] of statement.sections.entries()) {
     if (i > 0) yield [''];
-    yield section.columns.map((c) => neutralise(c.header));
+    // A section with amounts ends with their ISO 4217 code, on every row, totals included.
+    const currency = section.columns.some((c) => kind(c) === 'money') ? [statement.currency] : [];
+    yield [...section.columns.map((c) => neutralise(c.header)), ...(currency.length ? [statement.texts.columns.currency] : [])];
     const totals = new Totals(section.columns, section.totals);
     for await (const cells of section.rows) {
       totals.add(cells);
-      yield cells.map((v, j) => csvCell(section.columns[j], v));
+      yield [...cells.map((v, j) => csvCell(section.columns[j], v)), ...currency];
     }
-    for (const row of totals.cells()) yield row.map((v, j) => csvCell(section.columns[j], v));
+    for (const row of totals.cells()) yield [...row.map((v, j) => csvCell(section.columns[j], v)), ...currency];
   }
 }
 
 /**
  * CSV through csv-stringify (RFC 4180 quoting, CRLF), UTF-8 with a BOM so spreadsheets detect the
- * encoding: per section a header row, one row per line item and the totals rows; sections apart by an
- * empty line. Streamed: csv-stringify's backpressure pauses the row reader.
+ * encoding: per section a header row, one row per line item and the totals rows, a Currency column
+ * last where there are amounts; sections apart by an empty line. Streamed: csv-stringify's backpressure pauses the row reader.
  */
 export function csvStream(statement: Statement): Readable {
   // A lone CR or LF ends a record for some readers: quote those fields too, not only CRLF.
