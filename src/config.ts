@@ -90,6 +90,8 @@ export interface Config {
   // -- database resilience and shutdown (docs/api.md "Availability") --
   /** Connections to PostgreSQL in this process's pool. */
   dbPoolSize: number;
+  /** At start, how long to keep trying an unreachable database (not ready meanwhile) before exiting, seconds. */
+  databaseWaitSeconds: number;
   /** Timeouts in ms (0 = none): connect/acquire, one statement, idle inside a transaction. */
   dbConnectTimeoutMs: number;
   dbStatementTimeoutMs: number;
@@ -235,6 +237,7 @@ const envSchema = z
 
     // -- database resilience and shutdown --
     DB_POOL_SIZE: integer(10, 1),
+    DATABASE_WAIT_SECONDS: integer(60),
     DB_CONNECT_TIMEOUT_MS: integer(2000),
     DB_STATEMENT_TIMEOUT_MS: integer(5000),
     DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: integer(10_000),
@@ -353,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     logFormat: e.LOG_FORMAT,
     dbPoolSize: e.DB_POOL_SIZE,
+    databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     dbIdleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
