@@ -76,7 +76,7 @@ export function graphqlUploads(services: Services, limits: UploadLimits): Reques
     if (!req.is('multipart/form-data')) return next();
     try {
       const context = await buildContext(services, req.headers.authorization, requestMeta(req));
-      if (!context.user) throw new UnauthenticatedError();
+      if (!context.user) throw new UnauthenticatedError(context.authFailure);
       capRequest(req, res, limits.maxRequestBytes);
       // The size limit is the services' (422, as on REST); one file per request.
       req.body = await processRequest(req, res, { maxFiles: 1, maxFieldSize: limits.maxRequestBytes - limits.maxFileBytes });

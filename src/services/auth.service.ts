@@ -5,7 +5,7 @@ import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
-import { NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors';
+import { NotFoundError, UnauthenticatedError, ValidationError, type UnauthenticatedReason } from '../domain/errors';
 import { isUniqueViolation } from './access';
 import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import type { RateLimitService } from './rate-limit.service';
@@ -18,6 +18,9 @@ export interface AuthResult {
   tokenType: 'Bearer';
   expiresIn: number;
 }
+
+/** A bearer token's user, or why there is none. */
+export type Authentication = { user: AuthUser; failure?: undefined } | { user: null; failure: UnauthenticatedReason };
 
 type SessionsClient = Pick<PrismaNs.TransactionClient, 'session' | 'deviceToken'>;
 
@@ -51,6 +54,8 @@ export function toUserView(row: UserRow): UserView {
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 export const newOpaqueToken = () => randomBytes(32).toString('base64url');
 
+const SESSION_ID = /^[0-9a-f-]{36}$/i;
+
 const EMAIL_TAKEN = 'The email has already been taken.';
 
 /** Precomputed so that a login for an unknown email costs the same as a wrong password. */
@@ -73,20 +78,29 @@ export class AuthService {
 
   /** Bearer token → user, or null when the token is bad, expired, or its session was revoked. */
   async authenticate(token: string): Promise<AuthUser | null> {
+    return (await this.identify(token)).user;
+  }
+
+  /** Bearer token → user, or why not: expired (a refresh helps), session ended, or not a token of ours. */
+  async identify(token: string): Promise<Authentication> {
+    const invalid = { user: null, failure: 'TOKEN_INVALID' } as const;
     let claims: AccessClaims;
     try {
-      // Pinning the algorithm rejects `alg: none` and algorithm-confusion tokens.
+      // Pinning the algorithm rejects `alg: none` and algorithm-confusion tokens. The signature is
+      // checked before the expiry, so a forged token is never reported as merely expired.
       claims = jwt.verify(token, this.key, { algorithms: ['HS256'] }) as AccessClaims;
-    } catch {
-      return null;
+    } catch (err) {
+      return err instanceof jwt.TokenExpiredError ? { user: null, failure: 'TOKEN_EXPIRED' } : invalid;
     }
-    const user = typeof claims.sid === 'string' ? await this.sessionUser(claims.sid) : null;
-    return user && String(user.id) === claims.sub ? user : null;
+    if (typeof claims.sid !== 'string' || !SESSION_ID.test(claims.sid)) return invalid;
+    const user = await this.sessionUser(claims.sid);
+    if (!user) return { user: null, failure: 'SESSION_REVOKED' };
+    return String(user.id) === claims.sub ? { user } : invalid;
   }
 
   /** The user of a live session (not revoked, not expired, user not deleted), else null. Download links use it too. */
   async sessionUser(sessionId: string): Promise<AuthUser | null> {
-    if (!/^[0-9a-f-]{36}$/i.test(sessionId)) return null;
+    if (!SESSION_ID.test(sessionId)) return null;
     const session = await this.prisma.session.findUnique({
       where: { id: sessionId },
       select: { revokedAt: true, expiresAt: true, user: { select: { id: true, role: true, deletedAt: true, investor: { select: { id: true } } } } },
