@@ -19,6 +19,8 @@ export interface Config {
   /** Uploaded files (KYC documents) for the local FileStorage. */
   storageDir: string;
   jwtSecret: string;
+  /** The secret being rotated out: tokens and links it made are still accepted, none are made with it. */
+  jwtSecretPrevious: string | undefined;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
   logLevel: string;
@@ -126,6 +128,7 @@ const text = () => z.string().trim();
 /** Never echoed back in an error line. */
 const SECRETS = new Set([
   'JWT_SECRET',
+  'JWT_SECRET_PREVIOUS',
   'DATABASE_URL',
   'DATABASE_READ_URLS',
   'FIREBASE_CREDENTIALS',
@@ -177,6 +180,7 @@ const envSchema = z
     DATA_DIR: text().default('./data'),
     STORAGE_DIR: text().optional(),
     JWT_SECRET: z.string().optional(),
+    JWT_SECRET_PREVIOUS: z.string().optional(),
     ACCESS_TOKEN_TTL: integer(900, 1),
     REFRESH_TOKEN_TTL_DAYS: integer(30, 1),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
@@ -265,7 +269,16 @@ const envSchema = z
         path: ['DATABASE_READ_URLS'],
         message: 'needs DATABASE_URL (replicas are of a PostgreSQL primary; the embedded database has none)',
       });
+    if (env.JWT_SECRET_PREVIOUS !== undefined && env.JWT_SECRET_PREVIOUS === (env.JWT_SECRET ?? DEV_JWT_SECRET))
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_PREVIOUS'], message: 'must differ from JWT_SECRET (it is the secret being rotated out)' });
     if (env.NODE_ENV !== 'production') return;
+    if (env.JWT_SECRET_PREVIOUS !== undefined && (env.JWT_SECRET_PREVIOUS.length < 32 || env.JWT_SECRET_PREVIOUS === DEV_JWT_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_SECRET_PREVIOUS'],
+        message: 'must be at least 32 characters and not the development default when NODE_ENV=production',
+      });
+    }
     if ((env.JWT_SECRET ?? '').length < 32 || env.JWT_SECRET === DEV_JWT_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -321,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'files')),
     jwtSecret: e.JWT_SECRET || DEV_JWT_SECRET,
+    jwtSecretPrevious: e.JWT_SECRET_PREVIOUS,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
