@@ -48,6 +48,24 @@ describe('GET /graphiql', () => {
   });
 });
 
+describe("Apollo Sandbox at /graphql without Apollo's CDN", () => {
+  it('says where the offline explorer is: a link to /graphiql that opens it', async () => {
+    const page = await browser.newPage();
+    // Offline: only the gateway answers.
+    await page.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+    try {
+      await page.goto(`${origin}/graphql`);
+      const link = page.locator('.fallback a[href="/graphiql"]');
+      await link.waitFor();
+      expect(await page.locator('.fallback').innerText()).toMatch(/cannot reach[\s\S]*GraphiQL/);
+      await link.click();
+      await page.locator('.graphiql-container').waitFor();
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('GraphiQL in a browser', () => {
   it('runs a query with the bearer token set in the headers editor', async () => {
     const token = await t.token(DEMO_EMAILS.investor);
