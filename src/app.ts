@@ -174,7 +174,11 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.set('trust proxy', config.trustProxy);
   // CSP is off here: this serves JSON, plus Apollo Sandbox and the API reference page, which load their
   // own scripts. /graphiql sets its own strict one (src/graphiql.ts).
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  // HSTS only on requests that came over TLS (directly, or per X-Forwarded-Proto from a proxy that
+  // TRUST_PROXY trusts): on plain HTTP it means nothing (RFC 6797 §7.2) and misleads.
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, strictTransportSecurity: false }));
+  const hsts = helmet.strictTransportSecurity();
+  app.use((req, res, next) => (req.secure ? hsts(req, res, next) : next()));
   app.use(
     pinoHttp({ logger, genReqId: requestIdFor, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }),
   );
