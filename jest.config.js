@@ -6,6 +6,8 @@ const base = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': '@swc/jest' },
   setupFiles: ['reflect-metadata'],
+  // The default timeout, scaled to the machine's load (docs/testing.md "Timeouts").
+  setupFilesAfterEnv: ['<rootDir>/test/support/timeouts.ts'],
   testMatch: ['**/*.test.ts'],
 };
 
@@ -20,7 +22,6 @@ const base = {
  * @type {import('jest').Config}
  */
 module.exports = {
-  testTimeout: 60000,
   // More workers than the machine's 2 cores: the files that start processes or wait out timeouts
   // leave a worker idle much of the time (measured on 2 cores, docs/testing.md: PostgreSQL 176 s with
   // 2 workers, 127 s with 3, 113 s with 4; PGlite 211 s with 3, 191 s with 4).

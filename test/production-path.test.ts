@@ -7,6 +7,7 @@ import { DEMO_EMAILS, DEMO_PASSWORD } from '../src/db/seed';
 import { fromRoot } from '../src/paths';
 import { freePort } from './support/nginx';
 import { withDatabase } from './support/template';
+import { budget } from './support/time-budget';
 
 /** The README's production block, verbatim: the fenced block after the `production-path` marker. */
 function readmeProductionBlock(): string {
@@ -56,21 +57,24 @@ if (serverUrl) {
     const admin = new Client({ connectionString: serverUrl });
     const operator = { email: 'ops@example.com', password: 'Operator-Passw0rd' };
 
-    beforeAll(async () => {
-      execFileSync('git', ['clone', '--quiet', '--no-checkout', fromRoot(), clone]);
-      execFileSync('git', ['-C', clone, 'checkout', '--quiet', execFileSync('git', ['-C', fromRoot(), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim()]);
-      // Reuse the installed packages (hard links, so nothing the clone does reaches this checkout's
-      // copy), marked as installed after the clone's lock file so `npm ci` is not needed again.
-      execFileSync('cp', ['-al', fromRoot('node_modules'), path.join(clone, 'node_modules')]);
-      const marker = path.join(clone, 'node_modules', '.package-lock.json');
-      rmSync(marker);
-      copyFileSync(fromRoot('node_modules', '.package-lock.json'), marker);
-      const now = new Date();
-      utimesSync(marker, now, now);
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE ${database}`);
-    }, 5 * 60_000);
+    beforeAll(
+      async () => {
+        execFileSync('git', ['clone', '--quiet', '--no-checkout', fromRoot(), clone]);
+        execFileSync('git', ['-C', clone, 'checkout', '--quiet', execFileSync('git', ['-C', fromRoot(), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim()]);
+        // Reuse the installed packages (hard links, so nothing the clone does reaches this checkout's
+        // copy), marked as installed after the clone's lock file so `npm ci` is not needed again.
+        execFileSync('cp', ['-al', fromRoot('node_modules'), path.join(clone, 'node_modules')]);
+        const marker = path.join(clone, 'node_modules', '.package-lock.json');
+        rmSync(marker);
+        copyFileSync(fromRoot('node_modules', '.package-lock.json'), marker);
+        const now = new Date();
+        utimesSync(marker, now, now);
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        await admin.query(`CREATE DATABASE ${database}`);
+      },
+      budget(5 * 60_000),
+    );
 
     afterAll(async () => {
       await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
@@ -147,7 +151,7 @@ if (serverUrl) {
           await exited;
         }
       },
-      10 * 60_000,
+      budget(10 * 60_000),
     );
   });
 }

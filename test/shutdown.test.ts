@@ -4,6 +4,7 @@ import path from 'node:path';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { MIGRATIONS_DIR } from '../src/db/migrate';
 import { childDatabase, startEntry } from './support/entry-process';
+import { budget } from './support/time-budget';
 
 const migrationNames = () =>
   readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
@@ -72,7 +73,7 @@ describe('process lifecycle', () => {
   afterEach(() => void (started.at(-1)?.exitCode === null && started.at(-1)?.kill('SIGKILL')));
 
   // Starting the real entry point (TypeScript transpiled on the fly, a fresh database migrated) is slow on a busy machine.
-  const PROCESS_TEST_MS = 150_000;
+  const PROCESS_TEST_MS = budget(150_000);
 
   it(
     'migrates a fresh embedded database, reports ready, and on SIGTERM closes the database and exits 0',
