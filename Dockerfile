@@ -27,7 +27,7 @@ USER node
 ENV PORT=4000 DATA_DIR=/app/data
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Exec form: node receives SIGTERM itself and drains (through `npm start` the signal would stop at npm).
+# Exec form: node is PID 1 and receives SIGTERM itself, as the README's production start line is.
 # The node flags are package.json's start script's (check-dockerfile.mjs compares them); why they are
 # there and what they cost: docs/benchmarks.md, "Memory".
 CMD ["node", "--liftoff-only", "--max-semi-space-size=32", "--max-old-space-size=512", "dist/src/main.js"]

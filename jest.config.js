@@ -7,6 +7,8 @@ const base = {
   transform: { '^.+\\.ts$': '@swc/jest' },
   resolver: '<rootDir>/test/support/resolver.cjs',
   setupFiles: ['reflect-metadata'],
+  // The default timeout, scaled to the machine's load (docs/testing.md "Timeouts").
+  setupFilesAfterEnv: ['<rootDir>/test/support/timeouts.ts'],
   testMatch: ['**/*.test.ts'],
 };
 
@@ -21,7 +23,6 @@ const base = {
  * @type {import('jest').Config}
  */
 module.exports = {
-  testTimeout: 60000,
   // More workers than the machine's 2 cores: the files that start processes or wait out timeouts
   // leave a worker idle much of the time (measured on 2 cores, docs/testing.md: PostgreSQL 176 s with
   // 2 workers, 127 s with 3, 113 s with 4; PGlite 211 s with 3, 191 s with 4).

@@ -4,12 +4,13 @@
  *   npm run admin:create -- --email E --name N [--password P]
  *
  * Without --password the password is asked for on a terminal (twice, not echoed), or read from the
- * first line of standard input when that is a pipe (`printf '%s\n' "$PW" | npm run admin:create …`).
- * Idempotent: an account that already is an admin is left as it is.
+ * first line of standard input when that is a pipe (`printf '%s\n' "$PW" | npm run admin:create …`),
+ * and only when the account is to be created: an existing account keeps its password, so nothing
+ * is asked. Idempotent: an account that already is an admin is left as it is.
  */
 import 'reflect-metadata';
 import { createInterface } from 'node:readline';
-import { read } from 'read';
+import { Writable } from 'node:stream';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
 import { pendingMigrations } from '../src/db/migrate';
@@ -28,31 +29,46 @@ function parse(): { email: string; name: string; password?: string } {
   return { email: values.email, name: values.name, password: values.password };
 }
 
+/**
+ * The password from a terminal (twice, not echoed) or the first line of a pipe. One readline session
+ * for both prompts: a second session would miss a line the first had already read (typed ahead,
+ * pasted), and wait for ever.
+ */
 async function askPassword(): Promise<string> {
-  if (process.stdin.isTTY) {
-    const password = await read({ prompt: 'Password: ', silent: true, replace: '' });
-    const again = await read({ prompt: 'Repeat password: ', silent: true, replace: '' });
-    if (password !== again) throw new CommandError('the two passwords differ');
+  const terminal = process.stdin.isTTY === true;
+  let echo = true;
+  // What readline echoes goes through here: nothing while a password is typed.
+  const output = new Writable({ write: (chunk, _encoding, done) => (echo && process.stdout.write(chunk), done()) });
+  const session = createInterface({ input: process.stdin, output, terminal });
+  const lines = session[Symbol.asyncIterator]();
+  const ask = async (prompt: string) => {
+    if (terminal) process.stdout.write(prompt);
+    echo = false;
+    const { value, done } = await lines.next();
+    echo = true;
+    if (terminal) process.stdout.write('\n');
+    if (done) throw new CommandError('no password: pass --password, type it on a terminal, or pipe it on standard input');
+    return value as string;
+  };
+  try {
+    const password = await ask('Password: ');
+    if (terminal && (await ask('Repeat password: ')) !== password) throw new CommandError('the two passwords differ');
     return password;
+  } finally {
+    session.close();
   }
-  const lines = createInterface({ input: process.stdin });
-  for await (const line of lines) {
-    lines.close();
-    return line;
-  }
-  throw new CommandError('no password: pass --password, type it on a terminal, or pipe it on standard input');
 }
 
 runCommand(async () => {
   const args = parse();
-  const password = args.password ?? (await askPassword());
   const config = loadConfig();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     if ((await pendingMigrations(db)).length) throw new CommandError('the database is not migrated: run `npm run migrate` first');
-    const { user, outcome } = await ensureAdminAccount(db.prisma, { email: args.email, name: args.name, password });
+    const { user, outcome } = await ensureAdminAccount(db.prisma, { email: args.email, name: args.name, password: args.password ?? askPassword });
     const said = { created: 'created admin', promoted: 'promoted to admin', unchanged: 'already an admin, unchanged' }[outcome];
-    console.log(`${said}: ${user.email} (id ${user.id})`);
+    const kept = outcome !== 'created' && args.password !== undefined ? ' (the account keeps its password; --password was not used)' : '';
+    console.log(`${said}: ${user.email} (id ${user.id})${kept}`);
   } finally {
     await db.close();
   }

@@ -119,7 +119,8 @@ for (const dev of ['jest', '@swc/jest', '@swc/core', 'eslint', 'supertest', '@gr
 }
 
 // The CMD is package.json's start command, node flags included (docs/benchmarks.md, "Memory"): the
-// image, `npm start` and the benchmark run the gateway alike.
+// image, `npm start`, the README's production start line (test/production-path.test.ts) and the
+// benchmark run the gateway alike.
 const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
 const startCommand = /\bnode(?: --\S+)* dist\/src\/main\.js$/.exec(start)?.[0];
 if (final.cmd.join(' ') !== startCommand)

@@ -29,7 +29,7 @@ import {
   normalizeError,
   toGraphQLError,
 } from './errors';
-import { graphiqlRouter } from './graphiql';
+import { graphiqlRouter, withGraphiqlFallback } from './graphiql';
 import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { HttpDrainer } from './http-drain';
 import { idempotencyPlugin } from './idempotency.plugin';
@@ -59,7 +59,16 @@ const DOCS_PAGE = `<!doctype html>
 /** The only swagger-ui-dist files DOCS_PAGE loads; nothing else of the package is served. */
 const DOCS_ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js']);
 /** Response headers a dashboard script may read across origins (rate limits, downloads). */
-const CORS_EXPOSED_HEADERS = ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Content-Disposition'];
+/** Response headers a browser client may read cross-origin (what each means: docs/api.md). */
+const CORS_EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'Idempotent-Replayed',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'WWW-Authenticate',
+  'Content-Disposition',
+];
 
 export interface Gateway {
   app: express.Express;
@@ -169,15 +178,19 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.set('trust proxy', config.trustProxy);
   // CSP is off here: this serves JSON, plus Apollo Sandbox and the API reference page, which load their
   // own scripts. /graphiql sets its own strict one (src/graphiql.ts).
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  // HSTS only on requests that came over TLS (directly, or per X-Forwarded-Proto from a proxy that
+  // TRUST_PROXY trusts): on plain HTTP it means nothing (RFC 6797 §7.2) and misleads.
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, strictTransportSecurity: false }));
+  const hsts = helmet.strictTransportSecurity();
+  app.use((req, res, next) => (req.secure ? hsts(req, res, next) : next()));
   app.use(
     pinoHttp({ logger, genReqId: requestIdFor, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }),
   );
   app.use(requestIdScope);
   // CORS for the dashboard's origins only (none by default). Bearer tokens, not cookies: no credentials.
-  if (config.corsOrigins.length) {
-    app.use(cors({ origin: config.corsOrigins, credentials: false, maxAge: 600, exposedHeaders: CORS_EXPOSED_HEADERS }));
-  }
+  // Mounted with an empty list too, so every preflight is answered (204) here rather than reaching
+  // Apollo's CSRF check (400) or the REST router (405); an origin not listed gets no Allow-Origin.
+  app.use(cors({ origin: config.corsOrigins, credentials: false, maxAge: 600, exposedHeaders: CORS_EXPOSED_HEADERS }));
   app.use(metrics.middleware);
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
@@ -221,9 +234,11 @@ export async function createGateway(config: Config, db: Database, services: Serv
       limitsPlugin(schema, config.env === 'production'),
       idempotencyPlugin(),
       metrics.apolloPlugin,
-      config.env === 'production'
-        ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
-        : ApolloServerPluginLandingPageLocalDefault({ footer: false }),
+      withGraphiqlFallback(
+        config.env === 'production'
+          ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
+          : ApolloServerPluginLandingPageLocalDefault({ footer: false }),
+      ),
     ],
   });
   await apollo.start();

@@ -19,6 +19,8 @@ export interface Config {
   /** Uploaded files (KYC documents) for the local FileStorage. */
   storageDir: string;
   jwtSecret: string;
+  /** The secret being rotated out: tokens and links it made are still accepted, none are made with it. */
+  jwtSecretPrevious: string | undefined;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
   logLevel: string;
@@ -94,6 +96,8 @@ export interface Config {
   // -- database resilience and shutdown (docs/api.md "Availability") --
   /** Connections to PostgreSQL in this process's pool. */
   dbPoolSize: number;
+  /** At start, how long to keep trying an unreachable database (not ready meanwhile) before exiting, seconds. */
+  databaseWaitSeconds: number;
   /** Timeouts in ms (0 = none): connect/acquire, one statement, idle inside a transaction. */
   dbConnectTimeoutMs: number;
   dbStatementTimeoutMs: number;
@@ -128,6 +132,7 @@ const text = () => z.string().trim();
 /** Never echoed back in an error line. */
 const SECRETS = new Set([
   'JWT_SECRET',
+  'JWT_SECRET_PREVIOUS',
   'DATABASE_URL',
   'DATABASE_READ_URLS',
   'FIREBASE_CREDENTIALS',
@@ -179,6 +184,7 @@ const envSchema = z
     DATA_DIR: text().default('./data'),
     STORAGE_DIR: text().optional(),
     JWT_SECRET: z.string().optional(),
+    JWT_SECRET_PREVIOUS: z.string().optional(),
     ACCESS_TOKEN_TTL: integer(900, 1),
     REFRESH_TOKEN_TTL_DAYS: integer(30, 1),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
@@ -242,6 +248,7 @@ const envSchema = z
 
     // -- database resilience and shutdown --
     DB_POOL_SIZE: integer(10, 1),
+    DATABASE_WAIT_SECONDS: integer(60),
     DB_CONNECT_TIMEOUT_MS: integer(2000),
     DB_STATEMENT_TIMEOUT_MS: integer(5000),
     DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: integer(10_000),
@@ -272,7 +279,16 @@ const envSchema = z
         path: ['DATABASE_READ_URLS'],
         message: 'needs DATABASE_URL (replicas are of a PostgreSQL primary; the embedded database has none)',
       });
+    if (env.JWT_SECRET_PREVIOUS !== undefined && env.JWT_SECRET_PREVIOUS === (env.JWT_SECRET ?? DEV_JWT_SECRET))
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_PREVIOUS'], message: 'must differ from JWT_SECRET (it is the secret being rotated out)' });
     if (env.NODE_ENV !== 'production') return;
+    if (env.JWT_SECRET_PREVIOUS !== undefined && (env.JWT_SECRET_PREVIOUS.length < 32 || env.JWT_SECRET_PREVIOUS === DEV_JWT_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_SECRET_PREVIOUS'],
+        message: 'must be at least 32 characters and not the development default when NODE_ENV=production',
+      });
+    }
     if ((env.JWT_SECRET ?? '').length < 32 || env.JWT_SECRET === DEV_JWT_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -328,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'files')),
     jwtSecret: e.JWT_SECRET || DEV_JWT_SECRET,
+    jwtSecretPrevious: e.JWT_SECRET_PREVIOUS,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
@@ -365,6 +382,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpTimeoutMs: e.SMTP_TIMEOUT_MS,
     logFormat: e.LOG_FORMAT,
     dbPoolSize: e.DB_POOL_SIZE,
+    databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     dbIdleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,

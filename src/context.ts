@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { AuthUser } from './domain/auth-user';
+import type { UnauthenticatedReason } from './domain/errors';
 import type { Upload } from './multipart';
 import type { Services } from './services';
 import type { IdempotencyScope } from './services/idempotency.service';
@@ -19,6 +20,8 @@ export function requestMeta(req: Request): RequestMeta {
 /** What every resolver sees, whichever face the request came through. */
 export interface Context {
   user: AuthUser | null;
+  /** A bearer token was sent and refused: why (UNAUTHENTICATED then carries it). */
+  authFailure?: UnauthenticatedReason;
   services: Services;
   request: RequestMeta;
   /**
@@ -32,10 +35,11 @@ export interface Context {
 
 /**
  * The one context builder (bearer token → user) shared by /graphql and /api/v1. A bad token leaves
- * `user` null; protected fields then answer UNAUTHENTICATED (401 on REST).
+ * `user` null and says why in `authFailure`; protected fields then answer UNAUTHENTICATED with that
+ * reason (401 on REST).
  */
 export async function buildContext(services: Services, authorization: string | undefined, request: RequestMeta): Promise<Context> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
-  const user = match ? await services.auth.authenticate(match[1]) : null;
-  return { user, services, request };
+  const auth = match ? await services.auth.identify(match[1]) : undefined;
+  return { user: auth?.user ?? null, authFailure: auth?.failure, services, request };
 }

@@ -1,7 +1,15 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import { isConnectionLost } from './db/pg-pool';
-import { DomainError, InternalError, ServiceUnavailableError, ValidationError, type ErrorCode } from './domain/errors';
+import {
+  DomainError,
+  InternalError,
+  ServiceUnavailableError,
+  UnauthenticatedError,
+  ValidationError,
+  type ErrorCode,
+  type UnauthenticatedReason,
+} from './domain/errors';
 
 export * from './domain/errors';
 
@@ -29,6 +37,23 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
 
 export function httpStatus(code: ErrorCode): number {
   return HTTP_STATUS[code];
+}
+
+/** RFC 6750 §3.1 error_description (printable ASCII, no quotes): what the client should do next. */
+const TOKEN_PROBLEMS: Record<UnauthenticatedReason, string> = {
+  TOKEN_EXPIRED: 'The access token expired; refresh it',
+  SESSION_REVOKED: 'The session of this token has ended (logout, password change or expiry); log in again',
+  TOKEN_INVALID: 'The access token is malformed or its signature is not valid; log in again',
+};
+
+/**
+ * The `WWW-Authenticate` challenge of a 401 (RFC 6750): `Bearer` alone when no token was sent, with
+ * `error="invalid_token"` and a description when one was refused; undefined for any other error.
+ */
+export function bearerChallenge(e: DomainError): string | undefined {
+  if (e.code !== 'UNAUTHENTICATED') return undefined;
+  const reason = e instanceof UnauthenticatedError ? e.reason : undefined;
+  return reason ? `Bearer error="invalid_token", error_description="${TOKEN_PROBLEMS[reason]}"` : 'Bearer';
 }
 
 /** Transport-level errors that only the REST face (or the HTTP edge of /graphql) can produce. */

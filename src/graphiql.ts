@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import express, { type Router } from 'express';
 import helmet from 'helmet';
 
@@ -70,4 +71,36 @@ export function graphiqlRouter(): Router {
   router.get('/page.css', (_req, res) => void res.type('css').send(PAGE_CSS));
   router.get('/:file', (req, res, next) => (Object.hasOwn(ASSETS, req.params.file) ? res.sendFile(ASSETS[req.params.file], { maxAge: '1d' }) : next()));
   return router;
+}
+
+/** What Apollo's landing page shows when its CDN is out of reach: where the offline explorer is. */
+const OFFLINE_NOTE =
+  '<p>Apollo Sandbox loads from Apollo&rsquo;s CDN, which this browser cannot reach. <a href="/graphiql">GraphiQL</a> is served by this gateway itself and works offline.</p>';
+
+/**
+ * Apollo's landing page (Sandbox outside production, the production page in it) with its offline
+ * fallback ("… cannot be loaded; it appears that you might be offline.") pointing to /graphiql. The
+ * embed's empty full-page box would cover the link: while it is empty (nothing loaded) it lets
+ * clicks through (a rule added to the page's own nonce'd style block, which its CSP allows).
+ */
+export function withGraphiqlFallback<T extends BaseContext>(landingPage: ApolloServerPlugin<T>): ApolloServerPlugin<T> {
+  return {
+    async serverWillStart(service) {
+      const listener = await landingPage.serverWillStart?.(service);
+      const render = listener?.renderLandingPage;
+      if (!render) return listener;
+      return {
+        ...listener,
+        async renderLandingPage() {
+          const page = await render();
+          const html = typeof page.html === 'string' ? page.html : await page.html();
+          return {
+            html: html
+              .replace(/<p>[^<]*cannot be loaded[^<]*<\/p>/g, OFFLINE_NOTE)
+              .replace(/(#embeddable(?:Sandbox|Explorer)) \{/g, '$1:empty { pointer-events: none; }\n  $1 {'),
+          };
+        },
+      };
+    },
+  };
 }

@@ -15,6 +15,37 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
+const REDACTED = '[redacted]';
+
+/**
+ * Fields that grant access, whatever logs them: credentials in headers and bodies, and the request
+ * URL (pino-http's `req.url`), which is cleaned rather than dropped (see redactUrl); its parsed
+ * copies (`req.query`, `req.params`: a download link's token is a path parameter) are dropped whole.
+ */
+const REDACT_PATHS = [
+  'req.url',
+  'req.query',
+  'req.params',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.token',
+  '*.accessToken',
+  '*.access_token',
+  '*.refreshToken',
+  '*.refresh_token',
+];
+
+/**
+ * A URL with what grants access cut out: a download link's token (a live credential for its
+ * lifetime: /api/v1/downloads/<token>) and token-like query parameters. The route stays readable.
+ */
+export function redactUrl(url: string): string {
+  return url
+    .replace(/(\/downloads\/)[^/?#]+/g, `$1${REDACTED}`)
+    .replace(/([?&](?:token|access_token|refresh_token|code|signature|sig)=)[^&#]*/gi, `$1${REDACTED}`);
+}
+
 /** Structured JSON logs on stdout (one line per event), with secrets redacted. */
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
   const pretty = options.format ? options.format === 'pretty' : options.env === 'development' && process.stdout.isTTY === true;
@@ -22,7 +53,7 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
     level,
     base: { service: 'investment-gateway' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.refreshToken', '*.refresh_token'], censor: '[redacted]' },
+    redact: { paths: REDACT_PATHS, censor: (value, path) => (path.join('.') === 'req.url' && typeof value === 'string' ? redactUrl(value) : REDACTED) },
     mixin: () => {
       const reqId = requestScope.getStore();
       return reqId ? { reqId } : {};

@@ -17,7 +17,7 @@ export function graphqlUploads(services: Services, limits: UploadLimits & { maxO
     if (!req.is('multipart/form-data')) return next();
     try {
       const context = await buildContext(services, req.headers.authorization, requestMeta(req));
-      if (!context.user) throw new UnauthenticatedError();
+      if (!context.user) throw new UnauthenticatedError(context.authFailure);
       // The size limit is the services' (422, as on REST); one file per request.
       const { operations, uploads } = await readGraphqlMultipart(req, res, { ...limits, maxFiles: 1 });
       req.body = operations;

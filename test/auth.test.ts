@@ -111,6 +111,61 @@ describe('access tokens', () => {
   });
 });
 
+describe('why a token was refused (RFC 6750 on REST, extensions.reason on GraphQL)', () => {
+  /** A token of each kind; the body stays the contract's, only the header and the reason tell them apart. */
+  async function refusedTokens() {
+    const good = (await login(DEMO_EMAILS.investor)).body.data.access_token as string;
+    const claims = jwt.decode(good) as Record<string, unknown>;
+    const [, p, s] = good.split('.');
+    const revoked = (await login(DEMO_EMAILS.investor)).body.data.access_token as string;
+    expect((await t.http.post('/api/v1/auth/logout').set('authorization', `Bearer ${revoked}`)).status).toBe(200);
+    return {
+      TOKEN_EXPIRED: jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }, t.config.jwtSecret, { algorithm: 'HS256' }),
+      SESSION_REVOKED: revoked,
+      TOKEN_INVALID: [
+        // A forged expired token is invalid, not expired: the signature is checked first.
+        jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }, 'another-secret-of-at-least-32-characters', { algorithm: 'HS256' }),
+        `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${p}.`,
+        `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"1"}').toString('base64url')}.${s}`,
+        'garbage',
+      ],
+    };
+  }
+
+  it('REST: 401 with the unchanged body and WWW-Authenticate: Bearer error="invalid_token" and a description per reason', async () => {
+    const tokens = await refusedTokens();
+    const descriptions = new Map<string, string>();
+    for (const [reason, list] of Object.entries(tokens)) {
+      for (const token of [list].flat()) {
+        const res = await me(token);
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ success: false, message: 'Unauthenticated.' });
+        const challenge = /^Bearer error="invalid_token", error_description="([ -!#-[\]-~]+)"$/.exec(res.headers['www-authenticate'] ?? '');
+        expect(challenge).not.toBeNull();
+        descriptions.set(reason, challenge![1]);
+      }
+    }
+    expect(new Set(descriptions.values()).size).toBe(3);
+    expect(descriptions.get('TOKEN_EXPIRED')).toMatch(/refresh/);
+    // No token at all: a bare challenge, no error code (RFC 6750 §3.1).
+    const guest = await t.http.get('/api/v1/auth/me');
+    expect(guest.status).toBe(401);
+    expect(guest.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('GraphQL: UNAUTHENTICATED with extensions.reason TOKEN_EXPIRED, SESSION_REVOKED or TOKEN_INVALID; none without a token', async () => {
+    const tokens = await refusedTokens();
+    for (const [reason, list] of Object.entries(tokens)) {
+      for (const token of [list].flat()) {
+        const res = await t.gql('{ me { id } }', {}, token);
+        expect(res.errors?.[0]).toMatchObject({ message: 'Unauthenticated.', extensions: { code: 'UNAUTHENTICATED', reason } });
+      }
+    }
+    const guest = await t.gql('{ me { id } }');
+    expect(guest.errors?.[0].extensions).toEqual({ code: 'UNAUTHENTICATED' });
+  });
+});
+
 describe('logout and refresh', () => {
   it('logout makes the access and the refresh token unusable at once', async () => {
     const { access_token, refresh_token } = (await login(DEMO_EMAILS.investor)).body.data;

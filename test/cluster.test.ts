@@ -10,6 +10,7 @@ import S3rver from 's3rver';
 import { DEMO_EMAILS, DEMO_PASSWORD } from '../src/db/seed';
 import { childDatabase, startEntry } from './support/entry-process';
 import { ensureNginx, startNginx, writeNginxConfig } from './support/nginx';
+import { budget } from './support/time-budget';
 
 /**
  * Scale-out (docs/scaling.md): three gateway processes (the real entry point) on one PostgreSQL
@@ -85,7 +86,7 @@ if (process.env.TEST_DATABASE_URL) {
         nginx,
         gateways.map((g) => g.port),
       );
-    }, 120_000);
+    }, budget(120_000));
 
     afterAll(async () => {
       for (const g of gateways ?? []) {

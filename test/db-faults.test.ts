@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { FaultProxy } from './support/fault-proxy';
 import { eventually } from './support/eventually';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
+import { budget } from './support/time-budget';
 
 /**
  * The database failing under the gateway (issue 7, findings 2 and 5): connections terminated by the
@@ -17,7 +18,7 @@ const FAST = { DB_CONNECT_TIMEOUT_MS: '500', DB_STATEMENT_TIMEOUT_MS: '1000', DB
  * The longest a request may take while the database is away: a read (connect 500 + statement 1000 +
  * the client's 1000 margin), then a transaction (max wait 1000 + life 3000), plus 2 s for a busy machine.
  */
-const ANSWER_BOUND_MS = 500 + 2000 + 1000 + 3000 + 2000;
+const ANSWER_BOUND_MS = budget(500 + 2000 + 1000 + 3000 + 2000);
 const UNAVAILABLE = { success: false, message: 'Service temporarily unavailable.' };
 
 async function timed<T>(work: () => PromiseLike<T>): Promise<{ value: T; ms: number }> {

@@ -3,6 +3,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { GRAPHIQL_DEFAULT_HEADERS } from '../src/graphiql';
 import { ensureChromium } from './support/chromium';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
+import { budget } from './support/time-budget';
 
 /** GraphiQL at /graphiql, served from the gateway's own files: in Debian's chromium, with every other host blocked. */
 /** The visible editor of GraphiQL's tools pane (variables and headers share it; one is hidden). */
@@ -22,7 +23,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => t.gateway.server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(t.gateway.server.address() as AddressInfo).port}`;
   browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-background-networking'] });
-}, 600_000);
+}, budget(600_000));
 afterAll(async () => {
   await browser?.close();
   await t.close();
@@ -48,10 +49,32 @@ describe('GET /graphiql', () => {
   });
 });
 
+describe("Apollo Sandbox at /graphql without Apollo's CDN", () => {
+  it('says where the offline explorer is: a link to /graphiql that opens it', async () => {
+    const page = await browser.newPage();
+    // Playwright's own waits too: scaled to the machine's load, like every timeout here.
+    page.setDefaultTimeout(budget(30_000));
+    // Offline: only the gateway answers.
+    await page.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+    try {
+      await page.goto(`${origin}/graphql`);
+      const link = page.locator('.fallback a[href="/graphiql"]');
+      await link.waitFor();
+      expect(await page.locator('.fallback').innerText()).toMatch(/cannot reach[\s\S]*GraphiQL/);
+      await link.click();
+      await page.locator('.graphiql-container').waitFor();
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('GraphiQL in a browser', () => {
   it('runs a query with the bearer token set in the headers editor', async () => {
     const token = await t.token(DEMO_EMAILS.investor);
     const page = await browser.newPage();
+    // Playwright's own waits too: scaled to the machine's load, like every timeout here.
+    page.setDefaultTimeout(budget(30_000));
     const elsewhere: string[] = [];
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));

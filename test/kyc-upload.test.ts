@@ -9,6 +9,7 @@ import type { Response } from 'superagent';
 import type { AuthUser } from '../src/domain/auth-user';
 import type { Prisma } from '../src/db/database';
 import { Role } from '../src/generated/prisma/enums';
+import { keyId } from '../src/services/signing-keys';
 import { DownloadService } from '../src/services/download.service';
 import { KycService } from '../src/services/kyc.service';
 import type { FileStorage } from '../src/services/storage/file-storage';
@@ -513,7 +514,7 @@ describe('a failed upload leaves nothing half-written', () => {
               : Reflect.get(target, prop, receiver),
       });
     const failing = failInsert(t.db.prisma) as Prisma;
-    const service = new KycService(failing, new DownloadService('test-secret', async () => null), recording, MAX_BYTES);
+    const service = new KycService(failing, new DownloadService({ current: 'test-secret' }, async () => null), recording, MAX_BYTES);
     const user: AuthUser = { id: 0, role: Role.INVESTOR, investorId: demoInvestorId, sessionId: 'test' };
     const file = { filename: 'a.pdf', createReadStream: () => Readable.from([pdf()]) };
     await expect(service.upload(user, { documentType: 'PASSPORT', file })).rejects.toThrow('insert failed');
@@ -569,10 +570,10 @@ describe('downloading a KYC document', () => {
     const { id, bytes } = await uploaded();
     const url = (await t.gql<{ kycDocumentDownload: { url: string } }>(DOWNLOAD, { id }, investor)).data!.kycDocumentDownload.url;
     const token = url.split('/').pop()!;
-    // Compact JWE (dir, A256GCM): only the algorithm header is readable.
+    // Compact JWE (dir, A256GCM): only the header is readable — the algorithms and the secret's key id.
     const parts = token.split('.');
     expect(parts).toHaveLength(5);
-    expect(JSON.parse(Buffer.from(parts[0], 'base64url').toString())).toEqual({ alg: 'dir', enc: 'A256GCM' });
+    expect(JSON.parse(Buffer.from(parts[0], 'base64url').toString())).toEqual({ alg: 'dir', enc: 'A256GCM', kid: keyId(t.config.jwtSecret) });
     const session = (await t.db.prisma.session.findMany({ where: { user: { email: DEMO_EMAILS.investor } }, select: { id: true } })).map((x) => x.id);
     for (const part of parts.slice(1)) {
       const clear = Buffer.from(part, 'base64url').toString('latin1');
@@ -609,7 +610,7 @@ describe('downloading a KYC document', () => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ success: false, message: 'Resource not found.' });
     // A link made under another secret (another deployment, a rotated JWT_SECRET) opens nothing either.
-    const other = new DownloadService('another-secret-of-at-least-32-characters', (sid) => t.services.auth.sessionUser(sid));
+    const other = new DownloadService({ current: 'another-secret-of-at-least-32-characters' }, (sid) => t.services.auth.sessionUser(sid));
     const user = await t.services.auth.authenticate(investor);
     const foreign = await other.url(other.link(user!, 'kyc-document', { id }, 'x.pdf', 'application/pdf'));
     expect((await t.http.get(foreign)).status).toBe(404);

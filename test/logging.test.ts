@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { loadConfig } from '../src/config';
+import { redactUrl } from '../src/logger';
 import { fromRoot } from '../src/paths';
+import { captureLogger } from './support/log-capture';
+import { DEMO_EMAILS, startTestGateway } from './support/harness';
 
 /** What one log call prints from a fresh process, stdout a terminal or not (pino-pretty runs in a worker thread). */
 function printed(options: { env?: string; format?: string; tty: boolean }): string {
@@ -37,5 +40,40 @@ describe('log format', () => {
     expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465' }).smtpUrl).toBe('smtps://u:p@mail.example.com:465');
     expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/: SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
     expect(() => loadConfig({ SMTP_URL: 'not a url' })).toThrow(/: SMTP_URL must be/);
+  });
+});
+
+describe('request logs carry no credentials', () => {
+  it('redacts a download link token and token query parameters from req.url, and bearer tokens from headers', async () => {
+    const capture = captureLogger('info');
+    const t = await startTestGateway({}, { logger: capture.logger });
+    try {
+      const token = await t.token(DEMO_EMAILS.investor);
+      const link = 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..c2VjcmV0LWl2.c2VjcmV0LWxpbmstY2lwaGVydGV4dA.dGFn';
+      await t.http.get(`/api/v1/downloads/${link}`);
+      await t.http.get('/api/v1/public/categories?page=1&token=reset-secret-123&access_token=query-secret-456');
+      await t.http.get('/api/v1/auth/me').set('authorization', `Bearer ${token}`);
+      const text = capture.text();
+      for (const secret of [link, 'reset-secret-123', 'query-secret-456', token]) expect(text).not.toContain(secret);
+      const urls = capture
+        .lines()
+        .map((l) => (l.req as { url?: string } | undefined)?.url)
+        .filter(Boolean);
+      expect(urls).toEqual(
+        expect.arrayContaining([
+          '/api/v1/downloads/[redacted]',
+          '/api/v1/public/categories?page=1&token=[redacted]&access_token=[redacted]',
+          '/api/v1/auth/me',
+        ]),
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('redactUrl keeps the route and every other parameter', () => {
+    expect(redactUrl('/api/v1/downloads/abc.def?x=1')).toBe('/api/v1/downloads/[redacted]?x=1');
+    expect(redactUrl('/api/v1/units?page=2&per_page=15')).toBe('/api/v1/units?page=2&per_page=15');
+    expect(redactUrl('/x?Signature=s&code=c#frag')).toBe('/x?Signature=[redacted]&code=[redacted]#frag');
   });
 });

@@ -7,6 +7,7 @@ import { MIGRATIONS_DIR, MIGRATION_LOCK, applyMigrations, migrateDatabase } from
 import { fromRoot } from '../src/paths';
 import { childDatabase } from './support/entry-process';
 import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './support/template';
+import { budget } from './support/time-budget';
 
 const migrationNames = () =>
   readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
@@ -17,30 +18,36 @@ const migrationNames = () =>
 describe('migrations through the WASM schema engine', () => {
   // Two databases are what the regression needs (a second migration in one process once corrupted the
   // WASM engine); each fresh PGlite plus the full migration history takes 10–25 s on a busy 2-core machine.
-  it('migrate several fresh databases in one process, and a second run applies nothing', async () => {
-    for (let i = 0; i < 2; i++) {
-      const pglite = new PGlite();
-      const db = await openDatabase({ pglite });
-      expect(await applyMigrations(db.adapterFactory)).toEqual(migrationNames());
-      expect(await applyMigrations(db.adapterFactory)).toEqual([]);
-      const recorded = await db.prisma.$queryRaw<
-        Array<{ migration_name: string }>
-      >`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name`;
-      expect(recorded.map((r) => r.migration_name)).toEqual(migrationNames());
-      await db.close();
-      await pglite.close();
-    }
-  }, 180_000);
+  it(
+    'migrate several fresh databases in one process, and a second run applies nothing',
+    async () => {
+      for (let i = 0; i < 2; i++) {
+        const pglite = new PGlite();
+        const db = await openDatabase({ pglite });
+        expect(await applyMigrations(db.adapterFactory)).toEqual(migrationNames());
+        expect(await applyMigrations(db.adapterFactory)).toEqual([]);
+        const recorded = await db.prisma.$queryRaw<
+          Array<{ migration_name: string }>
+        >`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name`;
+        expect(recorded.map((r) => r.migration_name)).toEqual(migrationNames());
+        await db.close();
+        await pglite.close();
+      }
+    },
+    budget(180_000),
+  );
 });
 
 describe('a finished migration', () => {
   // The engine's glue sets timers it never clears (a 10 s lock timeout, set even when nothing is
   // pending): `npm run migrate` waited them out before exiting. Checked in a process of its own, where
   // no test runner keeps timers, on a copy of the migrated test template.
-  it('leaves no timer running once the database is closed', async () => {
-    const info = JSON.parse(process.env[TEMPLATE_INFO_ENV]!) as TemplateInfo;
-    const copy = info.kind === 'postgres' ? await childDatabase('', 'migrate_timers') : undefined;
-    const script = `
+  it(
+    'leaves no timer running once the database is closed',
+    async () => {
+      const info = JSON.parse(process.env[TEMPLATE_INFO_ENV]!) as TemplateInfo;
+      const copy = info.kind === 'postgres' ? await childDatabase('', 'migrate_timers') : undefined;
+      const script = `
       const { readFileSync } = require('node:fs');
       const { PGlite } = require('@electric-sql/pglite');
       const { openDatabase } = require('./src/db/database');
@@ -54,18 +61,20 @@ describe('a finished migration', () => {
         await pglite?.close();
         console.log(JSON.stringify({ applied, resources: process.getActiveResourcesInfo() }));
       })();`;
-    try {
-      const { stdout } = await promisify(execFile)(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), '-e', script], {
-        cwd: fromRoot(),
-        env: { ...process.env, DATABASE_URL: copy?.url ?? '', TEMPLATE_TARBALL: info.location },
-      });
-      const { applied, resources } = JSON.parse(stdout) as { applied: string[]; resources: string[] };
-      expect(applied).toEqual([]);
-      expect(resources).not.toContain('Timeout');
-    } finally {
-      await copy?.drop();
-    }
-  }, 120_000);
+      try {
+        const { stdout } = await promisify(execFile)(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), '-e', script], {
+          cwd: fromRoot(),
+          env: { ...process.env, DATABASE_URL: copy?.url ?? '', TEMPLATE_TARBALL: info.location },
+        });
+        const { applied, resources } = JSON.parse(stdout) as { applied: string[]; resources: string[] };
+        expect(applied).toEqual([]);
+        expect(resources).not.toContain('Timeout');
+      } finally {
+        await copy?.drop();
+      }
+    },
+    budget(120_000),
+  );
 });
 
 describe('connections the schema engine opens', () => {
@@ -99,7 +108,7 @@ describe('connections the schema engine opens', () => {
       await expect(admin.query(`DROP DATABASE ${name}`)).resolves.toBeDefined();
       await admin.end();
     },
-    120_000,
+    budget(120_000),
   );
 });
 

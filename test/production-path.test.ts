@@ -7,6 +7,7 @@ import { DEMO_EMAILS, DEMO_PASSWORD } from '../src/db/seed';
 import { fromRoot } from '../src/paths';
 import { freePort } from './support/nginx';
 import { withDatabase } from './support/template';
+import { budget } from './support/time-budget';
 
 /** The README's production block, verbatim: the fenced block after the `production-path` marker. */
 function readmeProductionBlock(): string {
@@ -16,14 +17,35 @@ function readmeProductionBlock(): string {
   return block[1];
 }
 
+/** The node command of package.json's start script: the one home of the gateway's node flags. */
+function startCommand(): string {
+  const { scripts } = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const command = /\bnode(?: --\S+)* dist\/src\/main\.js$/.exec(scripts.start)?.[0];
+  if (!command) throw new Error(`package.json's start script does not end in node [--flag…] dist/src/main.js: ${scripts.start}`);
+  return command;
+}
+
 describe('the README production block', () => {
-  it('uses only commands package.json defines, with the production start last', () => {
+  it("prepares with commands package.json defines, then starts the built gateway as one process with the start script's flags", () => {
     const lines = readmeProductionBlock().trim().split('\n');
     const scripts = Object.keys((JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
-    for (const line of lines) expect(scripts).toContain(/^(?:\w+=\S+ )*npm (?:run )?([\w:]+)/.exec(line)?.[1]);
-    expect(lines.at(-1)).toBe('NODE_ENV=production npm start');
+    for (const line of lines.slice(0, -1)) expect(scripts).toContain(/^(?:\w+=\S+ )*npm (?:run )?([\w:]+)/.exec(line)?.[1]);
+    expect(lines[0]).toBe('npm run build');
+    expect(lines.at(-1)).toBe(`NODE_ENV=production ${startCommand()}`);
   });
 });
+
+/** `VAR=value … program arg …` (no quoting) → what a supervisor starts: the environment and the argv. */
+function supervisedCommand(line: string): { env: Record<string, string>; argv: string[] } {
+  expect(line).not.toMatch(/["'\\$;&|<>`]/);
+  const words = line.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^\w+=/.test(words[0])) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name] = value.join('=');
+  }
+  return { env, argv: words };
+}
 
 // A fresh clone, a fresh PostgreSQL database, the README's commands as an operator pastes them.
 // PostgreSQL only: production runs on a database server (the embedded PGlite is for development).
@@ -35,21 +57,24 @@ if (serverUrl) {
     const admin = new Client({ connectionString: serverUrl });
     const operator = { email: 'ops@example.com', password: 'Operator-Passw0rd' };
 
-    beforeAll(async () => {
-      execFileSync('git', ['clone', '--quiet', '--no-checkout', fromRoot(), clone]);
-      execFileSync('git', ['-C', clone, 'checkout', '--quiet', execFileSync('git', ['-C', fromRoot(), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim()]);
-      // Reuse the installed packages (hard links, so nothing the clone does reaches this checkout's
-      // copy), marked as installed after the clone's lock file so `npm ci` is not needed again.
-      execFileSync('cp', ['-al', fromRoot('node_modules'), path.join(clone, 'node_modules')]);
-      const marker = path.join(clone, 'node_modules', '.package-lock.json');
-      rmSync(marker);
-      copyFileSync(fromRoot('node_modules', '.package-lock.json'), marker);
-      const now = new Date();
-      utimesSync(marker, now, now);
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE ${database}`);
-    }, 5 * 60_000);
+    beforeAll(
+      async () => {
+        execFileSync('git', ['clone', '--quiet', '--no-checkout', fromRoot(), clone]);
+        execFileSync('git', ['-C', clone, 'checkout', '--quiet', execFileSync('git', ['-C', fromRoot(), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim()]);
+        // Reuse the installed packages (hard links, so nothing the clone does reaches this checkout's
+        // copy), marked as installed after the clone's lock file so `npm ci` is not needed again.
+        execFileSync('cp', ['-al', fromRoot('node_modules'), path.join(clone, 'node_modules')]);
+        const marker = path.join(clone, 'node_modules', '.package-lock.json');
+        rmSync(marker);
+        copyFileSync(fromRoot('node_modules', '.package-lock.json'), marker);
+        const now = new Date();
+        utimesSync(marker, now, now);
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        await admin.query(`CREATE DATABASE ${database}`);
+      },
+      budget(5 * 60_000),
+    );
 
     afterAll(async () => {
       await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
@@ -58,11 +83,12 @@ if (serverUrl) {
     });
 
     it(
-      'migrate, admin:create and NODE_ENV=production npm start: no demo logins, the new admin logs in, /readyz 200',
+      'build, migrate, admin:create, then the start line as a supervisor runs it: no demo logins, the new admin logs in, /readyz 200, SIGTERM to that process stops the gateway',
       async () => {
         const port = await freePort();
+        const lines = readmeProductionBlock().trim().split('\n');
         const script = path.join(clone, '.production-path.sh');
-        writeFileSync(script, readmeProductionBlock());
+        writeFileSync(script, `${lines.slice(0, -1).join('\n')}\n`);
         const env: NodeJS.ProcessEnv = {
           ...process.env,
           DATABASE_URL: withDatabase(serverUrl, database),
@@ -71,27 +97,37 @@ if (serverUrl) {
           NODE_ENV: '',
         };
         delete env.TEST_DATABASE_URL;
-        // Its own process group, so the whole tree (bash, npm, node) can be stopped at the end.
-        const run = spawn('bash', ['-e', script], { cwd: clone, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-        run.stdin.end(`${operator.password}\n`); // admin:create reads the password from a pipe
+        // The preparation, as an operator pastes it (its own process group, so a failure stops it all).
+        const prepare = spawn('bash', ['-e', script], { cwd: clone, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+        prepare.stdin.end(`${operator.password}\n`); // admin:create reads the password from a pipe
         let output = '';
-        run.stdout.on('data', (d) => (output += d));
-        run.stderr.on('data', (d) => (output += d));
-        // 'close', not 'exit': also waits for the group's other processes (npm, node) holding the output pipes.
-        const exited = new Promise<number | null>((resolve) => run.on('close', resolve));
+        prepare.stdout.on('data', (d) => (output += d));
+        prepare.stderr.on('data', (d) => (output += d));
+        const prepared = await new Promise<number | null>((resolve) => prepare.on('close', resolve));
+        if (prepared !== 0) throw new Error(`the production preparation exited ${prepared}:\n${output}`);
+        expect(output).toContain(`created admin: ${operator.email}`);
+        expect(output).not.toContain('EBADENGINE');
+
+        // The start line, exactly as a supervisor starts it: that process, and only it, is signalled.
+        const start = supervisedCommand(lines.at(-1)!);
+        const gateway = spawn(start.argv[0], start.argv.slice(1), { cwd: clone, env: { ...env, ...start.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let log = '';
+        gateway.stdout.on('data', (d) => (log += d));
+        gateway.stderr.on('data', (d) => (log += d));
+        const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+          gateway.on('close', (code, signal) => resolve({ code, signal })),
+        );
         try {
-          // Bounded wait for readiness (a fresh clone builds first), failing at once if the block stops.
-          let ready = false;
-          for (const deadline = Date.now() + 8 * 60_000; !ready && Date.now() < deadline && run.exitCode === null;) {
-            ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-              (r) => r.status === 200,
-              () => false,
+          const readyz = () =>
+            fetch(`http://127.0.0.1:${port}/readyz`).then(
+              (r) => r.status,
+              () => 0,
             );
-            if (!ready) await new Promise((r) => setTimeout(r, 500));
+          // Bounded by the test's timeout; fails at once if the gateway stops.
+          while ((await readyz()) !== 200) {
+            if (gateway.exitCode !== null) throw new Error(`the gateway exited ${gateway.exitCode} before ready:\n${log}`);
+            await new Promise((r) => setTimeout(r, 200));
           }
-          if (!ready) throw new Error(`the production path did not become ready:\n${output}`);
-          expect(output).toContain(`created admin: ${operator.email}`);
-          expect(output).not.toContain('EBADENGINE');
 
           const login = (email: string, password: string) =>
             fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
@@ -103,13 +139,19 @@ if (serverUrl) {
           const res = await login(operator.email, operator.password);
           expect(res.status).toBe(200);
           expect(((await res.json()) as { data: { user: { role: string } } }).data.user.role).toBe('admin');
-          expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+          expect(await readyz()).toBe(200);
+
+          gateway.kill('SIGTERM');
+          expect(await exited).toEqual({ code: 0, signal: null });
+          expect(log).toContain('"msg":"stopped"');
+          // Nothing else kept the port: the gateway itself stopped, not a parent in front of it.
+          expect(await readyz()).toBe(0);
         } finally {
-          if (run.exitCode === null) process.kill(-run.pid!, 'SIGTERM');
+          if (gateway.exitCode === null) gateway.kill('SIGKILL');
           await exited;
         }
       },
-      10 * 60_000,
+      budget(10 * 60_000),
     );
   });
 }

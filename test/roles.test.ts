@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { childDatabase, startEntry } from './support/entry-process';
+import { budget } from './support/time-budget';
 
 /**
  * ROLE splits one gateway into API processes and background workers (docs/scaling.md). Each role is
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 // Starting the real entry point (TypeScript transpiled on the fly, an embedded database migrated) is slow on a busy machine.
-const PROCESS_TEST_MS = 150_000;
+const PROCESS_TEST_MS = budget(150_000);
 
 async function start(role: string) {
   const server = startEntry({ ...db.env, ROLE: role, SEED_ON_START: 'false', NODE_ENV: 'development', PUSH_WORKER_INTERVAL_MS: '100' });

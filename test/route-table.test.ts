@@ -55,10 +55,24 @@ describe('every REST route', () => {
 });
 
 describe('security headers', () => {
-  it('are set by helmet on API answers', async () => {
+  it('are set by helmet on API answers; HSTS only on a request that came over TLS', async () => {
     const res = await t.http.get('/api/v1/public/categories');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
     expect(res.headers['x-powered-by']).toBeUndefined();
+    // Plain HTTP, and an untrusted client claiming HTTPS (TRUST_PROXY unset): no HSTS.
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+    expect((await t.http.get('/api/v1/public/categories').set('X-Forwarded-Proto', 'https')).headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('HSTS behind a trusted proxy that terminated TLS (X-Forwarded-Proto: https), not for its plain HTTP', async () => {
+    const proxied = await startTestGateway({ TRUST_PROXY: 'true' });
+    try {
+      const secure = await proxied.http.get('/api/v1/public/categories').set('X-Forwarded-Proto', 'https');
+      expect(secure.headers['strict-transport-security']).toMatch(/^max-age=\d+; includeSubDomains$/);
+      const plain = await proxied.http.get('/api/v1/public/categories').set('X-Forwarded-Proto', 'http');
+      expect(plain.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await proxied.close();
+    }
   });
 });

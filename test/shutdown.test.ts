@@ -4,6 +4,7 @@ import path from 'node:path';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { MIGRATIONS_DIR } from '../src/db/migrate';
 import { childDatabase, startEntry } from './support/entry-process';
+import { budget } from './support/time-budget';
 
 const migrationNames = () =>
   readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
@@ -13,9 +14,12 @@ const migrationNames = () =>
 
 const started: ReturnType<typeof startEntry>['child'][] = [];
 
-/** Starts the real entry point (src/main.ts) in a child process on a fresh embedded database. */
-function startServer(dataDir: string, env: Record<string, string> = {}) {
-  const server = startEntry({ DATA_DIR: dataDir, SEED_ON_START: 'false', NODE_ENV: 'development', DATABASE_URL: '', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env });
+/** Starts the real entry point (src/main.ts, or `command`) in a child process on a fresh embedded database. */
+function startServer(dataDir: string, env: Record<string, string> = {}, command?: string[]) {
+  const server = startEntry(
+    { DATA_DIR: dataDir, SEED_ON_START: 'false', NODE_ENV: 'development', DATABASE_URL: '', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env },
+    command,
+  );
   started.push(server.child);
   return server;
 }
@@ -114,7 +118,7 @@ describe('process lifecycle', () => {
   afterEach(() => void (started.at(-1)?.exitCode === null && started.at(-1)?.kill('SIGKILL')));
 
   // Starting the real entry point (TypeScript transpiled on the fly, a fresh database migrated) is slow on a busy machine.
-  const PROCESS_TEST_MS = 150_000;
+  const PROCESS_TEST_MS = budget(150_000);
 
   it(
     'migrates a fresh embedded database, reports ready, and on SIGTERM closes the database and exits 0',
@@ -162,6 +166,27 @@ describe('process lifecycle', () => {
       } finally {
         await db.drop();
       }
+    },
+    PROCESS_TEST_MS,
+  );
+
+  // Runs on the database migrated above. What a supervisor of the README's development command does:
+  // signal the npm process it started; the gateway (exec'd by npm's shell) must get it and stop.
+  it(
+    'npm start: SIGTERM to the npm process stops the gateway, npm exits with its status 0',
+    async () => {
+      const server = startServer(dataDir, { LOG_FORMAT: 'json' }, ['npm', 'start']);
+      const port = (await server.logged((l) => typeof l.port === 'number')).port as number;
+      await server.logged((l) => l.msg === 'ready');
+
+      server.child.kill('SIGTERM');
+      await server.logged((l) => l.msg === 'stopped');
+      expect(await server.exited).toBe(0);
+      const refused = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        () => false,
+        () => true,
+      );
+      expect(refused).toBe(true);
     },
     PROCESS_TEST_MS,
   );

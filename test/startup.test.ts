@@ -9,7 +9,9 @@ import { migrateDatabase } from '../src/db/migrate';
 import { StartupRefused, prepareDatabase } from '../src/db/prepare';
 import { hashPassword } from '../src/services/password';
 import { withDatabase } from './support/template';
-import { startEntry } from './support/entry-process';
+import { FaultProxy } from './support/fault-proxy';
+import { freePort } from './support/nginx';
+import { childDatabase, startEntry } from './support/entry-process';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-of-at-least-32-characters' };
@@ -124,4 +126,55 @@ describe('production start on an unmigrated database', () => {
       await dropDatabase();
     }
   });
+});
+
+describe('start-up while the database is unreachable', () => {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+
+  it('tries again with back-off, one log line per attempt and /readyz 503, then exits 1 with one line naming DATABASE_WAIT_SECONDS', async () => {
+    // Nothing listens on a port just freed: every connection is refused.
+    const url = `postgresql://gateway@127.0.0.1:${await freePort()}/invest`;
+    const server = startEntry({ ...PRODUCTION, DATABASE_URL: url, DATABASE_WAIT_SECONDS: '2' });
+    try {
+      const { port } = await server.logged((l) => typeof l.port === 'number');
+      await server.logged((l) => l.attempt === 2);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(503);
+      expect(await server.exited).toBe(1);
+      const retries = server.lines.filter((l) => l.level === 40 && String(l.msg).startsWith('database unreachable ('));
+      expect(retries.map((l) => l.attempt)).toEqual(retries.map((_, i) => i + 1));
+      // Back-off: each wait at least as long as the one before, but for the last (cut at the deadline).
+      const waits = retries.slice(0, -1).map((l) => l.retryInMs as number);
+      expect(waits).toEqual([...waits].sort((a, b) => a - b));
+      const fatal = server.lines.filter((l) => l.level === 60);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0].msg).toMatch(
+        /^database unreachable after \d+ attempts in 2 s \(DATABASE_WAIT_SECONDS\): .+; check DATABASE_URL and that the server is up$/,
+      );
+    } finally {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    }
+  });
+
+  if (serverUrl) {
+    it('becomes ready once the database accepts connections (PostgreSQL)', async () => {
+      const db = await childDatabase('', 'database_wait');
+      const { proxy, url } = await FaultProxy.start(db.url!);
+      proxy.refuse();
+      const server = startEntry({ ...PRODUCTION, DATABASE_URL: url, ALLOW_DEMO_ACCOUNTS: 'true' });
+      try {
+        const { port } = await server.logged((l) => typeof l.port === 'number');
+        await server.logged((l) => l.attempt === 2);
+        expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(503);
+        proxy.restore();
+        expect((await server.logged((l) => l.msg === 'database reachable')).attempts).toBeGreaterThan(2);
+        await server.logged((l) => l.msg === 'ready');
+        expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      } finally {
+        server.child.kill('SIGTERM');
+        await server.exited;
+        await proxy.close();
+        await db.drop();
+      }
+    });
+  }
 });

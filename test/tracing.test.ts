@@ -6,6 +6,7 @@ import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { fromRoot } from '../src/paths';
 import { childDatabase, startEntry } from './support/entry-process';
+import { budget } from './support/time-budget';
 
 /** A span as OTLP/JSON carries it (ids hex-encoded). */
 interface Span {
@@ -85,7 +86,7 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const { port } = await server.logged((l) => typeof l.port === 'number');
     await server.logged((l) => l.msg === 'ready');
     base = `http://127.0.0.1:${port as number}`;
-  }, 180_000); // a cold start (TypeScript compiled on the fly; PGlite: a fresh embedded database, migrations) on a busy machine
+  }, budget(180_000)); // a cold start (TypeScript compiled on the fly; PGlite: a fresh embedded database, migrations) on a busy machine
   afterAll(async () => {
     if (server.child.exitCode === null) {
       server.child.kill('SIGTERM');

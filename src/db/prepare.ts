@@ -10,8 +10,14 @@ export class StartupRefused extends Error {}
 /** How often an instance that does not migrate looks again for the migrate job's work. */
 const MIGRATED_POLL_MS = 2000;
 
+/** Waiting for the database at start: the first retry after this long, doubling up to the cap. */
+const WAIT_FIRST_RETRY_MS = 250;
+const WAIT_MAX_RETRY_MS = 5000;
+
 /**
  * Start-up, before the gateway reports ready:
+ * 0. the database answers: an unreachable one (a server still starting, a failover) is tried again
+ *    with back-off for DATABASE_WAIT_SECONDS, one log line per failed attempt, then start-up stops;
  * 1. migrations: applied here when MIGRATE_ON_START (development's default), otherwise the one-shot
  *    `npm run migrate` job applies them and this instance waits, not ready, until it has;
  * 2. demo data: loaded once into an empty database when SEED_ON_START (development only);
@@ -20,6 +26,7 @@ const MIGRATED_POLL_MS = 2000;
  * Steps 1 and 2 run under the migration lock, so instances starting together take turns.
  */
 export async function prepareDatabase(db: Database, config: Config, logger: Logger): Promise<void> {
+  await untilReachable(db, config, logger);
   if (!config.migrateOnStart) await untilMigrated(db, logger);
   if (config.migrateOnStart || config.seedOnStart) {
     await withMigrationLock(
@@ -37,6 +44,29 @@ export async function prepareDatabase(db: Database, config: Config, logger: Logg
     );
   }
   if (config.env === 'production') await checkDemoAccounts(db, config, logger);
+}
+
+async function untilReachable(db: Database, config: Config, logger: Logger): Promise<void> {
+  const deadline = Date.now() + config.databaseWaitSeconds * 1000;
+  for (let attempt = 1, retryMs = WAIT_FIRST_RETRY_MS; ; attempt++, retryMs = Math.min(retryMs * 2, WAIT_MAX_RETRY_MS)) {
+    try {
+      // Bounded even with DB_CONNECT_TIMEOUT_MS=0: a partitioned server must not hold the wait forever.
+      await db.ping(config.dbConnectTimeoutMs || WAIT_MAX_RETRY_MS);
+      if (attempt > 1) logger.info({ attempts: attempt }, 'database reachable');
+      return;
+    } catch (err) {
+      const reason = err instanceof Error ? err.message || (err as { code?: string }).code || err.name : String(err);
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new StartupRefused(
+          `database unreachable after ${attempt} attempts in ${config.databaseWaitSeconds} s (DATABASE_WAIT_SECONDS): ${reason}; check DATABASE_URL and that the server is up`,
+        );
+      }
+      const wait = Math.min(retryMs, left);
+      logger.warn({ attempt, retryInMs: wait, reason }, `database unreachable (${reason}): not ready, trying again in ${wait} ms`);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
 
 async function untilMigrated(db: Database, logger: Logger): Promise<void> {

@@ -33,9 +33,17 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * Why a bearer token was refused, so a client knows what helps: TOKEN_EXPIRED → refresh;
+ * SESSION_REVOKED (logout, password change, session ended, account deleted) → log in again;
+ * TOKEN_INVALID (malformed, forged, signed by no key this gateway holds) → log in again.
+ */
+export type UnauthenticatedReason = 'TOKEN_EXPIRED' | 'SESSION_REVOKED' | 'TOKEN_INVALID';
+
+/** No usable credentials; `reason` when a bearer token was sent but refused (none when it was missing). */
 export class UnauthenticatedError extends DomainError {
-  constructor() {
-    super('Unauthenticated.', 'UNAUTHENTICATED');
+  constructor(readonly reason?: UnauthenticatedReason) {
+    super('Unauthenticated.', 'UNAUTHENTICATED', reason ? { reason } : {});
   }
 }
 

@@ -156,7 +156,18 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 /** The contract's error answers (§1), one per status, as reusable responses. */
 const ERRORS: Record<string, { name: string; description: string; headers?: Json }> = {
   400: { name: 'MalformedBody', description: 'The body is not well-formed JSON (or multipart).' },
-  401: { name: 'Unauthenticated', description: 'Missing, invalid, expired or revoked bearer token.' },
+  401: {
+    name: 'Unauthenticated',
+    description: 'Missing, invalid, expired or revoked bearer token; `WWW-Authenticate` says which (the body is the same for all).',
+    headers: {
+      'WWW-Authenticate': {
+        description:
+          'RFC 6750: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="…"` when one was refused, the description saying whether it expired (refresh it), its session ended (log in again) or it is not valid (log in again). GraphQL carries the same as `extensions.reason`: `TOKEN_EXPIRED`, `SESSION_REVOKED`, `TOKEN_INVALID`.',
+        schema: { type: 'string' },
+        example: 'Bearer error="invalid_token", error_description="The access token expired; refresh it"',
+      },
+    },
+  },
   403: { name: 'Forbidden', description: 'Signed in, but this role may not call the route.' },
   404: { name: 'NotFound', description: 'No such resource, or it belongs to another investor (never 403 for that).' },
   409: { name: 'Conflict', description: 'A request with this Idempotency-Key is still being processed.' },
@@ -363,6 +374,7 @@ export function buildOpenApi(
     const hasBody = r.method !== 'GET';
     const specific = (status: 401 | 404 | 409) => ({
       description: present(r.errors?.[status], `${r.operation}: the ${status} it declares`),
+      ...(ERRORS[status].headers ? { headers: ERRORS[status].headers } : {}),
       content: errorContent(captured.responses[status] ?? examples.errors[status]),
     });
     const errors: Array<[number, boolean]> = [

@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { DomainError, RateLimitedError, ValidationError, httpStatus, normalizeError } from '../errors';
+import { DomainError, RateLimitedError, ValidationError, bearerChallenge, httpStatus, normalizeError } from '../errors';
 import type { DownloadFile } from '../services/download.service';
 import { snake, stringify } from './serialize';
 
@@ -45,6 +45,8 @@ export function errorAnswer(err: unknown, logger: Logger): WireAnswer {
     Object.assign(headers, { 'Retry-After': String(e.retryAfterSeconds), 'X-RateLimit-Limit': String(e.limit), 'X-RateLimit-Remaining': '0' });
   }
   if (e.code === 'METHOD_NOT_ALLOWED') headers.Allow = (e.details.allow as string[]).join(', ');
+  const challenge = bearerChallenge(e);
+  if (challenge) headers['WWW-Authenticate'] = challenge;
   const body: Record<string, unknown> = { success: false, message: e.message };
   if (e instanceof ValidationError) {
     body.errors = Object.fromEntries(Object.entries(e.fields).map(([field, messages]) => [field.split('.').map(snake).join('.'), messages]));

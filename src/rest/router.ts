@@ -65,7 +65,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
     try {
       const ctx = await buildContext(services, req.headers.authorization, requestMeta(req));
       // As Laravel's auth middleware does, authentication answers before any input is looked at.
-      if (hit.route.auth !== 'guest' && !ctx.user) throw new UnauthenticatedError();
+      if (hit.route.auth !== 'guest' && !ctx.user) throw new UnauthenticatedError(ctx.authFailure);
       // A body the route cannot read is refused as such, not read as no body. `req.is` is null
       // without a body (that is fine) and false for a body of another type.
       if (req.is(hit.route.multipartFile ? 'multipart/form-data' : 'application/json') === false && (await carriesBytes(req)))

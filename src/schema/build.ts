@@ -12,7 +12,7 @@ import { DateTimeScalar } from './scalars';
 
 /** No user → 401; a user without one of the listed roles → 403 (our errors, not type-graphql's). */
 const authChecker: AuthChecker<Context, string> = ({ context }, roles) => {
-  if (!context.user) throw new UnauthenticatedError();
+  if (!context.user) throw new UnauthenticatedError(context.authFailure);
   if (roles.length > 0 && !roles.includes(context.user.role)) throw new ForbiddenError();
   return true;
 };

@@ -9,7 +9,7 @@ import { UnauthenticatedError } from '../errors';
  */
 export function CurrentUser(): ReturnType<typeof createParameterDecorator> {
   return createParameterDecorator<Context>(({ context }): AuthUser => {
-    if (!context.user) throw new UnauthenticatedError();
+    if (!context.user) throw new UnauthenticatedError(context.authFailure);
     return context.user;
   });
 }

@@ -5,9 +5,10 @@ import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
-import { NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors';
+import { NotFoundError, UnauthenticatedError, ValidationError, type UnauthenticatedReason } from '../domain/errors';
 import { isUniqueViolation } from './access';
 import { confirmationErrors, hashPassword, verifyPassword } from './password';
+import { keysFor, signingKeys } from './signing-keys';
 import type { RateLimitService } from './rate-limit.service';
 import { audit } from './audit.service';
 import { writeOnce, type OnceOptions } from './idempotency.service';
@@ -19,6 +20,9 @@ export interface AuthResult {
   tokenType: 'Bearer';
   expiresIn: number;
 }
+
+/** A bearer token's user, or why there is none. */
+export type Authentication = { user: AuthUser; failure?: undefined } | { user: null; failure: UnauthenticatedReason };
 
 type SessionsClient = Pick<PrismaNs.TransactionClient, 'session' | 'deviceToken'>;
 
@@ -52,6 +56,8 @@ export function toUserView(row: UserRow): UserView {
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 export const newOpaqueToken = () => randomBytes(32).toString('base64url');
 
+const SESSION_ID = /^[0-9a-f-]{36}$/i;
+
 const EMAIL_TAKEN = 'The email has already been taken.';
 
 /** Precomputed so that a login for an unknown email costs the same as a wrong password. */
@@ -59,35 +65,62 @@ let decoyHash: Promise<string> | undefined;
 
 export class AuthService {
   /**
-   * A KeyObject, not the string: given a string, jsonwebtoken first tries to parse it as a PEM public
-   * key (and fails) on every verify, which cost ~0.6 ms per request in the benchmark profile.
+   * Signing keys, current first (JWT_SECRET, then JWT_SECRET_PREVIOUS while rotating); a token's
+   * header names its key (`kid`). KeyObjects, not strings: given a string, jsonwebtoken first tries
+   * to parse it as a PEM public key (and fails) on every verify, ~0.6 ms per request in the benchmark profile.
    */
-  private readonly key: KeyObject;
+  private readonly keys: Array<{ kid: string; key: KeyObject }>;
 
   constructor(
     private readonly prisma: Prisma,
     private readonly config: Config,
     private readonly limiter: RateLimitService,
   ) {
-    this.key = createSecretKey(Buffer.from(config.jwtSecret));
+    this.keys = signingKeys({ current: config.jwtSecret, previous: config.jwtSecretPrevious }).map(({ kid, secret }) => ({
+      kid,
+      key: createSecretKey(Buffer.from(secret)),
+    }));
   }
 
   /** Bearer token → user, or null when the token is bad, expired, or its session was revoked. */
   async authenticate(token: string): Promise<AuthUser | null> {
-    let claims: AccessClaims;
-    try {
-      // Pinning the algorithm rejects `alg: none` and algorithm-confusion tokens.
-      claims = jwt.verify(token, this.key, { algorithms: ['HS256'] }) as AccessClaims;
-    } catch {
-      return null;
+    return (await this.identify(token)).user;
+  }
+
+  /** Bearer token → user, or why not: expired (a refresh helps), session ended, or not a token of ours. */
+  async identify(token: string): Promise<Authentication> {
+    const invalid = { user: null, failure: 'TOKEN_INVALID' } as const;
+    const claims = this.verify(token);
+    if (claims === 'expired') return { user: null, failure: 'TOKEN_EXPIRED' };
+    if (!claims) return invalid;
+    if (typeof claims.sid !== 'string' || !SESSION_ID.test(claims.sid)) return invalid;
+    const user = await this.sessionUser(claims.sid);
+    if (!user) return { user: null, failure: 'SESSION_REVOKED' };
+    return String(user.id) === claims.sub ? { user } : invalid;
+  }
+
+  /**
+   * The claims of a token one of our keys signed (the one its `kid` names), 'expired' when that key
+   * signed it but it has expired, else undefined. Pinning the algorithm rejects `alg: none` and
+   * algorithm-confusion tokens; the signature is checked before the expiry, so a forged token is
+   * never reported as merely expired.
+   */
+  private verify(token: string): AccessClaims | 'expired' | undefined {
+    const header = jwt.decode(token, { complete: true })?.header;
+    if (!header) return undefined;
+    for (const { key } of keysFor(this.keys, header.kid)) {
+      try {
+        return jwt.verify(token, key, { algorithms: ['HS256'] }) as AccessClaims;
+      } catch (err) {
+        if (err instanceof jwt.TokenExpiredError) return 'expired';
+      }
     }
-    const user = typeof claims.sid === 'string' ? await this.sessionUser(claims.sid) : null;
-    return user && String(user.id) === claims.sub ? user : null;
+    return undefined;
   }
 
   /** The user of a live session (not revoked, not expired, user not deleted), else null. Download links use it too. */
   async sessionUser(sessionId: string): Promise<AuthUser | null> {
-    if (!/^[0-9a-f-]{36}$/i.test(sessionId)) return null;
+    if (!SESSION_ID.test(sessionId)) return null;
     const session = await this.prisma.session.findUnique({
       where: { id: sessionId },
       select: { revokedAt: true, expiresAt: true, user: { select: { id: true, role: true, deletedAt: true, investor: { select: { id: true } } } } },
@@ -276,7 +309,8 @@ export class AuthService {
 
   private tokens(user: UserView, sessionId: string, refreshToken: string): AuthResult {
     const claims: AccessClaims = { sub: String(user.id), sid: sessionId, role: user.role };
-    const accessToken = jwt.sign(claims, this.key, { algorithm: 'HS256', expiresIn: this.config.accessTokenTtlSeconds });
+    const [current] = this.keys;
+    const accessToken = jwt.sign(claims, current.key, { algorithm: 'HS256', expiresIn: this.config.accessTokenTtlSeconds, keyid: current.kid });
     return { user, accessToken, refreshToken, tokenType: 'Bearer', expiresIn: this.config.accessTokenTtlSeconds };
   }
 }

@@ -2,6 +2,7 @@ import { hkdfSync } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { AuthUser } from '../domain/auth-user';
 import { NotFoundError } from '../domain/errors';
+import { keysFor, signingKeys, type SigningSecrets } from './signing-keys';
 
 /** jose, loaded with the first download link: most requests never make one (memory, docs/benchmarks.md). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -44,20 +45,22 @@ const KEY_LABEL = 'investment-platform/download-links/v2';
  *
  * The token is an encrypted JWT (JWE, `dir` + A256GCM, jose) under a key derived by HKDF from
  * JWT_SECRET with its own label, so it is as secret as the access tokens (required in production)
- * and no access token key is reused. It carries the file's kind and parameters and the *session*,
+ * and no access token key is reused. Its header names the secret (`kid`): while JWT_SECRET_PREVIOUS
+ * is set, links made under it still open. It carries the file's kind and parameters and the *session*,
  * never a role: opening it looks the session up again, so a link dies with its session (logout,
  * password reset, account deletion) and nobody can mint one for somebody else's session.
  */
 export class DownloadService {
   private readonly producers = new Map<string, Producer>();
-  private readonly key: Uint8Array;
+  /** Current first. */
+  private readonly keys: Array<{ kid: string; key: Uint8Array }>;
 
   constructor(
-    secret: string,
+    secrets: SigningSecrets,
     private readonly sessions: SessionLookup,
     private readonly ttlSeconds = 300,
   ) {
-    this.key = new Uint8Array(hkdfSync('sha256', secret, Buffer.alloc(0), KEY_LABEL, 32));
+    this.keys = signingKeys(secrets).map(({ kid, secret }) => ({ kid, key: new Uint8Array(hkdfSync('sha256', secret, Buffer.alloc(0), KEY_LABEL, 32)) }));
   }
 
   register(kind: string, producer: Producer): void {
@@ -70,10 +73,11 @@ export class DownloadService {
 
   /** The path of the link (`/api/v1/downloads/{token}`). */
   async url(link: DownloadLink): Promise<string> {
+    const [current] = this.keys;
     const token = await new (jose().EncryptJWT)({ k: link.kind, p: link.params, sid: link.user.sessionId })
-      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: current.kid })
       .setExpirationTime(Math.floor(link.expiresAt.getTime() / 1000))
-      .encrypt(this.key);
+      .encrypt(current.key);
     return `/api/v1/downloads/${token}`;
   }
 
@@ -86,22 +90,30 @@ export class DownloadService {
 
   /** A forged, tampered, expired or unknown link, or one whose session has ended, is simply not found. */
   async openToken(token: string, now = new Date()): Promise<DownloadFile> {
-    let claims: { k?: unknown; p?: unknown; sid?: unknown };
-    try {
-      ({ payload: claims } = await jose().jwtDecrypt(token, this.key, {
-        keyManagementAlgorithms: ['dir'],
-        contentEncryptionAlgorithms: ['A256GCM'],
-        requiredClaims: ['exp'],
-        currentDate: now,
-      }));
-    } catch {
-      throw new NotFoundError();
-    }
-    const { k, p, sid } = claims;
+    const { k, p, sid } = await this.decrypt(token, now);
     if (typeof k !== 'string' || typeof sid !== 'string' || !p || typeof p !== 'object') throw new NotFoundError();
     const producer = this.producers.get(k);
     const user = producer && (await this.sessions(sid));
     if (!producer || !user) throw new NotFoundError();
     return producer(user, p as Record<string, unknown>);
+  }
+
+  /** The claims of a link one of our keys made (the one its header's `kid` names), else 404. */
+  private async decrypt(token: string, now: Date): Promise<{ k?: unknown; p?: unknown; sid?: unknown }> {
+    let kid: unknown;
+    try {
+      ({ kid } = jose().decodeProtectedHeader(token));
+    } catch {
+      throw new NotFoundError();
+    }
+    for (const { key } of keysFor(this.keys, kid)) {
+      try {
+        const options = { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'], requiredClaims: ['exp'], currentDate: now };
+        return (await jose().jwtDecrypt<{ k?: unknown; p?: unknown; sid?: unknown }>(token, key, options)).payload;
+      } catch {
+        // Not this key's (or expired, tampered): the next key, if any, then 404.
+      }
+    }
+    throw new NotFoundError();
   }
 }

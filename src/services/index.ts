@@ -77,7 +77,7 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger, r
     keyPrefix: `${config.redisKeyPrefix}rl:`,
   });
   const auth = new AuthService(prisma, config, limiter);
-  const downloads = new DownloadService(config.jwtSecret, (sessionId) => auth.sessionUser(sessionId));
+  const downloads = new DownloadService({ current: config.jwtSecret, previous: config.jwtSecretPrevious }, (sessionId) => auth.sessionUser(sessionId));
   const mailer = createMailer(config, logger);
   const portfolio = new PortfolioService(reads);
   return {

@@ -6,9 +6,16 @@ import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './template';
 
 export type LogLine = Record<string, unknown>;
 
-/** The real entry point (src/main.ts, transpiled on the fly) in a child process, its JSON log parsed. */
-export function startEntry(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), fromRoot('src/main.ts')], {
+/**
+ * The real entry point in a child process, its JSON log parsed: src/main.ts transpiled on the fly,
+ * or `command` (e.g. `npm start`) run from the checkout's root.
+ */
+export function startEntry(
+  env: Record<string, string>,
+  command: string[] = [process.execPath, '-r', fromRoot('scripts/ts-register.cjs'), fromRoot('src/main.ts')],
+) {
+  const child = spawn(command[0], command.slice(1), {
+    cwd: fromRoot(),
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
