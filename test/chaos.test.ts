@@ -9,6 +9,7 @@ import { DEMO_EMAILS, DEMO_PASSWORD } from '../src/db/seed';
 import { childDatabase, startEntry } from './support/entry-process';
 import { eventually } from './support/eventually';
 import { FaultProxy, commitAfterInsertInto, insertsInto } from './support/fault-proxy';
+import { budget } from './support/time-budget';
 
 /**
  * Chaos (issue 22): two gateway processes (the real entry point) under a mixed load, with every
@@ -58,7 +59,7 @@ if (process.env.TEST_DATABASE_URL) {
      * statement 1000 + the client's 1000 margin, a transaction's wait 1000 + life 3000, plus 2 s for a
      * busy machine — the bound of test/db-faults.test.ts.
      */
-    const ANSWER_BOUND_MS = 500 + 2000 + 1000 + 3000 + 2000;
+    const ANSWER_BOUND_MS = budget(500 + 2000 + 1000 + 3000 + 2000);
     let s3: S3rver;
     let s3Dir: string;
     let db: Awaited<ReturnType<typeof childDatabase>>;
@@ -106,7 +107,7 @@ if (process.env.TEST_DATABASE_URL) {
           return Object.assign(g, { url: `http://127.0.0.1:${port}` });
         }),
       );
-    }, 120_000);
+    }, budget(120_000));
 
     afterAll(async () => {
       for (const p of Object.values(proxies)) p.restore();
@@ -330,6 +331,6 @@ if (process.env.TEST_DATABASE_URL) {
 
       // Ready again on both instances once everything is back.
       for (const g of gateways) await eventually(async () => (await fetch(`${g.url}/readyz`, { signal: signal() })).status === 200, 20_000);
-    }, 90_000);
+    }, budget(90_000));
   });
 }
