@@ -7,12 +7,13 @@ import { expressMiddleware } from '@as-integrations/express5';
 import cors from 'cors';
 import bytes from 'bytes';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
 // The package's main module also loads its 1 MB browser bundle; this one only says where the files are.
 import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './bounded-cache';
 import type { Config } from './config';
 import { buildContext, requestMeta, type Context } from './context';
 import type { Database } from './db/database';
@@ -203,6 +204,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
     // Analysts explore in Apollo Sandbox, in production too; limitsPlugin refuses introspection to others there.
     introspection: true,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
+    // Parsed and validated documents by their text's hash, bounded by their size in memory (not Apollo's 30 MiB of JSON).
+    documentStore: byteBoundedApolloCache<DocumentNode>(CACHE_BYTES.documents, documentBytes),
     validationRules: limitValidationRules(),
     allowBatchedHttpRequests: false,
     csrfPrevention: true,

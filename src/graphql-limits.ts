@@ -13,6 +13,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import { CACHE_BYTES, byteBoundedLru, hashKey } from './bounded-cache';
 import type { Context } from './context';
 import type { AuthUser } from './domain/auth-user';
 import { Role } from './generated/prisma/enums';
@@ -111,9 +112,6 @@ export function mayExploreSchema(production: boolean, user: AuthUser | null): bo
   return !production || isStaff(user);
 }
 
-/** Distinct (variables, operation) costs remembered per document. */
-const COSTS_PER_DOCUMENT = 100;
-
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 
 /**
@@ -132,16 +130,14 @@ export function limitsPlugin(schema: GraphQLSchema, production: boolean): Apollo
     return message;
   };
   // The cost is a function of the document, the variables and the operation alone: computed once
-  // for each such triple (a document's first COSTS_PER_DOCUMENT ones), not on every request.
-  const costs = new WeakMap<DocumentNode, Map<string, number>>();
-  const costOf = (document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | null | undefined) => {
-    let known = costs.get(document);
-    if (!known) costs.set(document, (known = new Map()));
-    const key = `${operationName ?? ''}\n${JSON.stringify(variables ?? {})}`;
-    let cost = known.get(key);
+  // for each such triple while it stays in a byte-bounded LRU keyed by their hash.
+  const costs = byteBoundedLru<number>(CACHE_BYTES.costs, () => 8);
+  const costOf = (document: DocumentNode, queryHash: string, variables: Record<string, unknown> | undefined, operationName: string | null | undefined) => {
+    const key = hashKey(queryHash, operationName ?? '', JSON.stringify(variables ?? {}));
+    let cost = costs.get(key);
     if (cost === undefined) {
       cost = queryCost(schema, document, variables, operationName ?? undefined);
-      if (known.size < COSTS_PER_DOCUMENT) known.set(key, cost);
+      costs.set(key, cost);
     }
     return cost;
   };
@@ -149,12 +145,12 @@ export function limitsPlugin(schema: GraphQLSchema, production: boolean): Apollo
     async requestDidStart({ contextValue }) {
       const explorer = mayExploreSchema(production, contextValue.user);
       return {
-        async didResolveOperation({ document, request, operationName }) {
+        async didResolveOperation({ document, queryHash, request, operationName }) {
           const refused = explorer ? null : introspection(document);
           if (refused) throw refusal(refused);
           let cost: number;
           try {
-            cost = costOf(document, request.variables, operationName);
+            cost = costOf(document, queryHash, request.variables, operationName);
           } catch (err) {
             // Variables that do not fit their types: execution would refuse them the same way.
             throw new GraphQLError(err instanceof Error ? err.message : String(err), { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });

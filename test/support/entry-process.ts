@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { fromRoot } from '../../src/paths';
@@ -6,12 +7,15 @@ import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './template';
 
 export type LogLine = Record<string, unknown>;
 
-/** The real entry point (src/main.ts, transpiled on the fly) in a child process, its JSON log parsed. */
-export function startEntry(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), fromRoot('src/main.ts')], {
+/**
+ * The real entry point (src/main.ts, transpiled on the fly) in a child process, its JSON log parsed.
+ * `nodeArgs` go before it (e.g. `--expose-gc` and a preloaded probe); `ipc` opens an IPC channel.
+ */
+export function startEntry(env: Record<string, string>, { nodeArgs = [], ipc = false }: { nodeArgs?: string[]; ipc?: boolean } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, '-r', fromRoot('scripts/ts-register.cjs'), fromRoot('src/main.ts')], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+    stdio: ['ignore', 'pipe', 'pipe', ipc ? 'ipc' : 'ignore'],
+  }) as ChildProcessByStdio<null, Readable, Readable>;
   const lines: LogLine[] = [];
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
