@@ -31,7 +31,7 @@ import {
   toGraphQLError,
 } from './errors';
 import { graphiqlRouter } from './graphiql';
-import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
+import { GRAPHQL_LIMITS, answerSizeCap, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { HttpDrainer } from './http-drain';
 import { idempotencyPlugin } from './idempotency.plugin';
 import { createMetrics } from './metrics';
@@ -240,6 +240,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
     graphqlUploads(services, uploads),
     graphqlJson,
     ...trusted.handlers,
+    answerSizeCap(),
     expressMiddleware(apollo, {
       // A context built before Apollo (graphqlUploads for multipart, TRUSTED_DOCUMENTS=only) is reused.
       context: async ({ req, res }) =>

@@ -13,8 +13,10 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import type { RequestHandler } from 'express';
 import { CACHE_BYTES, byteBoundedLru, hashKey } from './bounded-cache';
 import type { Context } from './context';
+import { HttpError, graphqlErrorAnswer } from './errors';
 import type { AuthUser } from './domain/auth-user';
 import { Role } from './generated/prisma/enums';
 
@@ -28,10 +30,14 @@ export const GRAPHQL_LIMITS = {
   maxTokens: 2000,
   /** Nested selection sets (a fragment spread counts as one level); introspection's `__schema` is exempt. */
   maxDepth: 8,
+  /** Aliased fields, `__typename` included, counted once per fragment spread. */
   maxAliases: 15,
+  /** Directives written anywhere in the document: operations, fields, fragment spreads, inline fragments, fragments. */
   maxDirectives: 20,
   /** See `fieldCost`. */
   maxCost: 10_000,
+  /** An answer's JSON (aliases, not the cost model, set how long its keys are): larger ones are refused. */
+  maxAnswerBytes: 2 * 1024 * 1024,
 } as const;
 
 /** Cost model (docs/api.md): what a field adds on top of what it selects. */
@@ -59,12 +65,14 @@ function refusal(message: string): GraphQLError {
  * graphql-query-complexity estimator. A field costs 1 (10 at the root) plus what it selects; a list
  * multiplies what it selects by its size: `perPage`/`first` (default 15, clamped to 1..100), or 10
  * for a list without such an argument. `items` of a page is priced once per item by its parent.
- * Introspection costs nothing here: its size is the schema's, and who may run it is decided apart.
+ * `__typename` costs 1 like any field. Introspection (`__schema`, `__type` and what they select)
+ * costs nothing here: its size is the schema's, and who may run it is decided apart.
  */
 export function fieldCost(schema: GraphQLSchema): ComplexityEstimator {
   const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name]);
   return ({ type, field, args, childComplexity }) => {
-    if (type.name.startsWith('__') || field.name.startsWith('__')) return 0;
+    // `__typename` is a selection like any other (it fills the answer); the rest of introspection is free.
+    if (type.name.startsWith('__') || (field.name.startsWith('__') && field.name !== '__typename')) return 0;
     const own = roots.has(type.name) ? COST.rootField : COST.field;
     const sizeArg = field.args.find((a) => PAGE_SIZE_ARGS.includes(a.name));
     if (sizeArg) {
@@ -86,20 +94,64 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, variabl
 }
 
 /**
- * Depth, aliases and directives from graphql-armor, as validation rules (HTTP 400,
- * GRAPHQL_VALIDATION_FAILED). Its token limit and cost limit are not used: graphql-js's parser
- * counts tokens itself (`parseOptions.maxTokens`), and armor's cost ignores `perPage`.
+ * Every directive in the document, wherever it stands. graphql-armor's rule counts the directives
+ * of a fragment spread only at the first spread of each fragment (`...F @include(if: true)` × 60
+ * passed), so this one counts Directive nodes with graphql-js's visitor, which walks the document
+ * with its own stack rather than by recursion. Same message as armor's other limits.
+ */
+export const maxDirectivesRule: ValidationRule = (context) => {
+  let count = 0;
+  return {
+    Directive() {
+      count++;
+    },
+    Document: {
+      leave() {
+        if (count > GRAPHQL_LIMITS.maxDirectives) {
+          context.reportError(new GraphQLError(`Syntax Error: Directives limit of ${GRAPHQL_LIMITS.maxDirectives} exceeded, found ${count}.`));
+        }
+      },
+    },
+  };
+};
+
+/**
+ * Depth and aliases from graphql-armor, plus our directive limit, as validation rules (HTTP 400,
+ * GRAPHQL_VALIDATION_FAILED). Armor's alias rule exempts `__typename` by default: not here, an
+ * aliased `__typename` fills the answer like any field. Its token limit and cost limit are not
+ * used: graphql-js's parser counts tokens itself (`parseOptions.maxTokens`), and armor's cost
+ * ignores `perPage`.
  */
 export function limitValidationRules(): ValidationRule[] {
   const { validationRules } = new ApolloArmor({
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
-    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
-    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases, allowList: [] },
+    maxDirectives: { enabled: false },
     maxTokens: { enabled: false },
     costLimit: { enabled: false },
     blockFieldSuggestion: { enabled: false },
   }).protect();
-  return validationRules;
+  return [...validationRules, maxDirectivesRule];
+}
+
+/**
+ * Refuses an answer whose JSON is over `GRAPHQL_LIMITS.maxAnswerBytes` (400 RESPONSE_TOO_LARGE)
+ * instead of sending it. The cost limit bounds the work and the number of values; this bounds the
+ * bytes, which an alias (a key of any length, repeated once per list item) can multiply. Mounted
+ * before Apollo's handler on /graphql, whose single answers go out through `res.send`.
+ */
+export function answerSizeCap(maxBytes: number = GRAPHQL_LIMITS.maxAnswerBytes): RequestHandler {
+  return (_req, res, next) => {
+    const send = res.send.bind(res);
+    res.send = (body?: unknown) => {
+      // A UTF-16 length under a third of the cap cannot reach it in UTF-8: no need to count bytes.
+      if (typeof body !== 'string' || body.length * 3 <= maxBytes || Buffer.byteLength(body) <= maxBytes) return send(body);
+      const answer = graphqlErrorAnswer(HttpError.responseTooLarge(maxBytes));
+      res.status(answer.status);
+      return send(JSON.stringify(answer.body));
+    };
+    next();
+  };
 }
 
 /** Admins and analysts: they explore the schema and write their own queries (contract §3). */
