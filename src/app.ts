@@ -34,6 +34,7 @@ import { graphiqlRouter } from './graphiql';
 import { GRAPHQL_LIMITS, answerSizeCap, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { HttpDrainer } from './http-drain';
 import { idempotencyPlugin } from './idempotency.plugin';
+import { jsonBody, jsonQueryParameters } from './json-body';
 import { createMetrics } from './metrics';
 import { persistedQueryCache } from './persisted-queries';
 import { requestIdFor, requestIdScope } from './request-id';
@@ -227,9 +228,10 @@ export async function createGateway(config: Config, db: Database, services: Serv
   });
   await apollo.start();
 
-  const json = express.json({ limit: config.bodyLimit });
+  // JSON bodies on both faces, their nesting bounded before they are parsed (src/json-body.ts).
+  const json = jsonBody(config.bodyLimit);
   // The one JSON body limit of /graphql: a document and its variables, never file contents.
-  const graphqlJson = express.json({ limit: config.graphqlBodyLimit });
+  const graphqlJson = jsonBody(config.graphqlBodyLimit);
   // Files come as multipart requests on both faces, streamed to storage: the file plus the body limit for the rest.
   const uploads = { maxFileBytes: config.uploadMaxBytes, maxRequestBytes: config.uploadMaxBytes + (bytes.parse(config.bodyLimit) ?? 0) };
   // The API; a worker process (ROLE=worker) mounts none of it and answers only health and metrics.
@@ -239,6 +241,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
     whenReady,
     graphqlUploads(services, uploads),
     graphqlJson,
+    jsonQueryParameters,
     ...trusted.handlers,
     answerSizeCap(),
     expressMiddleware(apollo, {

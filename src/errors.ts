@@ -38,6 +38,7 @@ export class HttpError extends DomainError {
   static routeNotFound = () => new HttpError('Route not found.', 'NOT_FOUND');
   static methodNotAllowed = (allow: string[]) => new HttpError('Method not allowed.', 'METHOD_NOT_ALLOWED', { allow });
   static malformedJson = () => new HttpError('Malformed JSON body.', 'BAD_REQUEST');
+  static jsonTooDeep = (maxDepth: number) => new HttpError(`JSON nested deeper than ${maxDepth} levels.`, 'BAD_REQUEST', { maxDepth });
   static payloadTooLarge = () => new HttpError('Payload too large.', 'PAYLOAD_TOO_LARGE');
   static unsupportedMediaType = () => new HttpError('Unsupported media type.', 'UNSUPPORTED_MEDIA_TYPE');
   /** /graphql: what a request asked for does not fit in `maxBytes` of JSON. */
