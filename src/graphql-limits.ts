@@ -17,6 +17,9 @@ import type { RequestHandler } from 'express';
 import { CACHE_BYTES, byteBoundedLru, hashKey } from './bounded-cache';
 import type { Context } from './context';
 import { HttpError, graphqlErrorAnswer } from './errors';
+import { NEW_LISTINGS, RECENT_ACTIVITY, TOP_GAINERS } from './services/dashboard.service';
+import { UNPAGED_LIST_MAX } from './services/listing';
+import { QUARTERS_SHOWN } from './services/portfolio.service';
 import type { AuthUser } from './domain/auth-user';
 import { Role } from './generated/prisma/enums';
 
@@ -49,9 +52,21 @@ export const COST = {
   defaultPerPage: 15,
   /** ...and never more than this many, whatever `perPage` says (the resolver refuses more). */
   maxPerPage: 100,
-  /** A list that takes no `perPage` (dashboard sections, categories) is priced at this many items. */
-  unpagedListSize: 10,
+  /**
+   * A list that takes no `perPage` is priced at the most it can answer: its own bound from
+   * LIST_BOUNDS, else UNPAGED_LIST_MAX, which the services enforce (`take`) on every list that grows.
+   */
+  unpagedListSize: UNPAGED_LIST_MAX,
 } as const;
+
+/** Lists without pages whose size is fixed by the service (dashboard sections, quarters shown). */
+export const LIST_BOUNDS: Record<string, number> = {
+  'Dashboard.topGainers': TOP_GAINERS,
+  'Dashboard.newListings': NEW_LISTINGS,
+  'Dashboard.recentActivity': RECENT_ACTIVITY,
+  'Dashboard.trends': QUARTERS_SHOWN,
+  'PortfolioPerformance.distributionsByQuarter': QUARTERS_SHOWN,
+};
 
 /** Arguments that set how many items a list field answers. */
 const PAGE_SIZE_ARGS = ['perPage', 'first'];
@@ -63,8 +78,8 @@ function refusal(message: string): GraphQLError {
 
 /**
  * graphql-query-complexity estimator. A field costs 1 (10 at the root) plus what it selects; a list
- * multiplies what it selects by its size: `perPage`/`first` (default 15, clamped to 1..100), or 10
- * for a list without such an argument. `items` of a page is priced once per item by its parent.
+ * multiplies what it selects by its size: `perPage`/`first` (default 15, clamped to 1..100), or
+ * for a list without such an argument the most it answers (LIST_BOUNDS, else UNPAGED_LIST_MAX). `items` of a page is priced once per item by its parent.
  * `__typename` costs 1 like any field. Introspection (`__schema`, `__type` and what they select)
  * costs nothing here: its size is the schema's, and who may run it is decided apart.
  */
@@ -82,7 +97,7 @@ export function fieldCost(schema: GraphQLSchema): ComplexityEstimator {
     }
     const isPageItems = field.name === 'items' && 'pageInfo' in ('getFields' in type ? type.getFields() : {});
     if (!isPageItems && isListType(getNullableType(field.type)) && isCompositeType(getNamedType(field.type))) {
-      return own + COST.unpagedListSize * childComplexity;
+      return own + (LIST_BOUNDS[`${type.name}.${field.name}`] ?? COST.unpagedListSize) * childComplexity;
     }
     return own + childComplexity;
   };

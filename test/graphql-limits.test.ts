@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import { COST, GRAPHQL_LIMITS, limitValidationRules, queryCost } from '../src/graphql-limits';
 import { loadOperations } from '../src/rest/operations';
+import { UNPAGED_LIST_MAX } from '../src/services/listing';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 import { Upload } from 'graphql-upload-minimal';
 
@@ -192,6 +193,32 @@ describe('limits on one GraphQL document (400 before anything runs)', () => {
       errors: [{ message: expect.stringMatching(/^The answer is larger than 2097152 bytes/), extensions: { code: 'RESPONSE_TOO_LARGE', maxBytes: 2097152 } }],
     });
     expect(await t.http.get('/healthz')).toHaveProperty('status', 200);
+  });
+
+  it('lists without pages answer at most UNPAGED_LIST_MAX rows and are priced at that (issue 22)', async () => {
+    const schema = t.gateway.schema;
+    expect(queryCost(schema, parse('{ kycDocuments { id } }'))).toBe(COST.rootField + UNPAGED_LIST_MAX);
+    expect(queryCost(schema, parse('{ categoryMemberships { id } }'))).toBe(COST.rootField + UNPAGED_LIST_MAX);
+    const admin = await t.token(DEMO_EMAILS.admin);
+    // More documents than a list answers (copies of a seeded one): the newest UNPAGED_LIST_MAX come back.
+    const kyc = 'id investorId documentType status mimeType sizeBytes rejectionReason reviewedAt createdAt updatedAt';
+    const { id: _id, ...seeded } = await t.db.prisma.kycDocument.findFirstOrThrow();
+    await t.db.prisma.kycDocument.createMany({
+      data: Array.from({ length: UNPAGED_LIST_MAX }, (_, i) => ({ ...seeded, storageKey: `${seeded.storageKey}-copy-${i}` })),
+    });
+    expect(await t.db.prisma.kycDocument.count()).toBeGreaterThan(UNPAGED_LIST_MAX);
+    const one = await post({ query: `{ kycDocuments { ${kyc} } categoryMemberships { id } }` }, admin);
+    expect(one.body.errors).toBeUndefined();
+    expect(one.body.data.kycDocuments).toHaveLength(UNPAGED_LIST_MAX);
+    const newest = await t.db.prisma.kycDocument.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: UNPAGED_LIST_MAX, select: { id: true } });
+    expect(one.body.data.kycDocuments.map((d: { id: number }) => d.id)).toEqual(newest.map((d) => d.id));
+    expect(one.body.data.categoryMemberships.length).toBeLessThanOrEqual(UNPAGED_LIST_MAX);
+    // The reported request: 15 aliases of kycDocuments with every field, once priced at 1 650.
+    const before = t.db.queryCount();
+    const res = await post({ query: aliased(15, () => `kycDocuments { ${kyc} }`) }, admin);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toMatch(/^Query cost limit of 10000 exceeded, found 15150\.$/);
+    expect(t.db.queryCount() - before).toBeLessThanOrEqual(1); // the bearer token's session only
   });
 
   it('1000 aliased publicUnits(perPage: 100) are refused with no SQL run', async () => {
