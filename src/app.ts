@@ -7,12 +7,13 @@ import { expressMiddleware } from '@as-integrations/express5';
 import cors from 'cors';
 import bytes from 'bytes';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
 // The package's main module also loads its 1 MB browser bundle; this one only says where the files are.
 import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './bounded-cache';
 import type { Config } from './config';
 import { buildContext, requestMeta, type Context } from './context';
 import type { Database } from './db/database';
@@ -30,9 +31,10 @@ import {
   toGraphQLError,
 } from './errors';
 import { graphiqlRouter, withGraphiqlFallback } from './graphiql';
-import { GRAPHQL_LIMITS, limitValidationRules, limitsPlugin } from './graphql-limits';
+import { GRAPHQL_LIMITS, answerSizeCap, limitValidationRules, limitsPlugin } from './graphql-limits';
 import { HttpDrainer } from './http-drain';
 import { idempotencyPlugin } from './idempotency.plugin';
+import { jsonBody, jsonQueryParameters } from './json-body';
 import { createMetrics } from './metrics';
 import { persistedQueryCache } from './persisted-queries';
 import { requestIdFor, requestIdScope } from './request-id';
@@ -220,6 +222,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
     // Analysts explore in Apollo Sandbox, in production too; limitsPlugin refuses introspection to others there.
     introspection: true,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
+    // Parsed and validated documents by their text's hash, bounded by their size in memory (not Apollo's 30 MiB of JSON).
+    documentStore: byteBoundedApolloCache<DocumentNode>(CACHE_BYTES.documents, documentBytes),
     validationRules: limitValidationRules(),
     allowBatchedHttpRequests: false,
     csrfPrevention: true,
@@ -243,9 +247,10 @@ export async function createGateway(config: Config, db: Database, services: Serv
   });
   await apollo.start();
 
-  const json = express.json({ limit: config.bodyLimit });
+  // JSON bodies on both faces, their nesting bounded before they are parsed (src/json-body.ts).
+  const json = jsonBody(config.bodyLimit);
   // The one JSON body limit of /graphql: a document and its variables, never file contents.
-  const graphqlJson = express.json({ limit: config.graphqlBodyLimit });
+  const graphqlJson = jsonBody(config.graphqlBodyLimit);
   // Files come as multipart requests on both faces, streamed to storage: the file plus the body limit for the rest.
   const uploads = { maxFileBytes: config.uploadMaxBytes, maxRequestBytes: config.uploadMaxBytes + (bytes.parse(config.bodyLimit) ?? 0) };
   // The API; a worker process (ROLE=worker) mounts none of it and answers only health and metrics.
@@ -255,7 +260,9 @@ export async function createGateway(config: Config, db: Database, services: Serv
     whenReady,
     graphqlUploads(services, { ...uploads, maxOperationsBytes: bytes.parse(config.graphqlBodyLimit) ?? 0 }),
     graphqlJson,
+    jsonQueryParameters,
     ...trusted.handlers,
+    answerSizeCap(),
     expressMiddleware(apollo, {
       // A context built before Apollo (graphqlUploads for multipart, TRUSTED_DOCUMENTS=only) is reused.
       context: async ({ req, res }) =>

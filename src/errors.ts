@@ -27,6 +27,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  PERSISTED_QUERY_HASH_MISMATCH: 400,
+  RESPONSE_TOO_LARGE: 400,
   PERSISTED_DOCUMENT_REQUIRED: 400,
   PERSISTED_DOCUMENT_NOT_FOUND: 400,
   BAD_USER_INPUT: 422,
@@ -61,8 +63,16 @@ export class HttpError extends DomainError {
   static routeNotFound = () => new HttpError('Route not found.', 'NOT_FOUND');
   static methodNotAllowed = (allow: string[]) => new HttpError('Method not allowed.', 'METHOD_NOT_ALLOWED', { allow });
   static malformedJson = () => new HttpError('Malformed JSON body.', 'BAD_REQUEST');
+  static jsonTooDeep = (maxDepth: number) => new HttpError(`JSON nested deeper than ${maxDepth} levels.`, 'BAD_REQUEST', { maxDepth });
   static payloadTooLarge = () => new HttpError('Payload too large.', 'PAYLOAD_TOO_LARGE');
   static unsupportedMediaType = () => new HttpError('Unsupported media type.', 'UNSUPPORTED_MEDIA_TYPE');
+  /** /graphql: what a request asked for does not fit in `maxBytes` of JSON. */
+  static responseTooLarge = (maxBytes: number) =>
+    new HttpError(`The answer is larger than ${maxBytes} bytes: ask for fewer items, fields or shorter aliases.`, 'RESPONSE_TOO_LARGE', { maxBytes });
+  /** Automatic persisted queries: a version other than 1, a hash that is not the query's SHA-256. */
+  static persistedQueryVersion = () => new HttpError('Unsupported persisted query version: only version 1 is supported.', 'BAD_REQUEST');
+  static persistedQueryHashMismatch = () =>
+    new HttpError('extensions.persistedQuery.sha256Hash is not the SHA-256 of the query text.', 'PERSISTED_QUERY_HASH_MISMATCH');
   /** A multipart body that cannot be parsed: no boundary, a truncated part, a request cut short. */
   static malformedMultipart = () => new HttpError('Malformed multipart body.', 'BAD_REQUEST');
 }

@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { DomainError, HttpError } from './errors';
 import { present } from './invariant';
 import type { FileUpload } from './services/storage/upload';
+import { checkDepth } from './json-body';
 
 /**
  * The one multipart/form-data parser of both faces (busboy): REST's form (POST /kyc/documents) and
@@ -274,7 +275,9 @@ export function readForm(req: Request, res: Response, fileField: string, limits:
   });
 }
 
+/** `operations` and `map`: client JSON like any body, so bounded in depth before it is parsed (docs/api.md, "JSON nesting"). */
 const parseJson = (text: string): unknown => {
+  checkDepth(text);
   try {
     return JSON.parse(text) as unknown;
   } catch {

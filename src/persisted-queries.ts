@@ -1,15 +1,14 @@
-import { InMemoryLRUCache, type KeyValueCache, type KeyValueCacheSetOptions } from '@apollo/utils.keyvaluecache';
+import type { InMemoryLRUCache, KeyValueCache, KeyValueCacheSetOptions } from '@apollo/utils.keyvaluecache';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { CACHE_BYTES, byteBoundedApolloCache, stringBytes } from './bounded-cache';
 
 /** How long a registered persisted query is kept; a client that misses simply registers it again. */
 export const PERSISTED_QUERY_TTL_SECONDS = 24 * 60 * 60;
-/** The in-process cache's bound (Apollo's own default is about 30 MiB; queries are small). */
-const LOCAL_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * The automatic-persisted-query cache (Apollo's `persistedQueries.cache`). With Redis every
- * instance sees a query registered through any other; without it, a bounded in-process LRU.
+ * instance sees a query registered through any other; without it, an in-process LRU bounded in bytes.
  *
  * While Redis is unreachable it fails open: reads and writes go to the in-process LRU, so APQ keeps
  * working per instance (a client whose hash is unknown there gets PERSISTED_QUERY_NOT_FOUND and
@@ -17,7 +16,7 @@ const LOCAL_MAX_BYTES = 8 * 1024 * 1024;
  * Apollo would answer an exception from get() with a 500. The outage is logged once per episode.
  */
 export function persistedQueryCache(redis: Redis | undefined, keyPrefix: string, logger: Logger): KeyValueCache {
-  const local = new InMemoryLRUCache<string>({ maxSize: LOCAL_MAX_BYTES });
+  const local = byteBoundedApolloCache<string>(CACHE_BYTES.persistedQueries, stringBytes);
   return redis ? new RedisFirstCache(redis, keyPrefix, local, logger) : local;
 }
 

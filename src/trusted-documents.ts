@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ApolloServerOptions } from '@apollo/server';
 import { PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyvaluecache';
@@ -5,7 +6,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { TrustedDocumentsMode } from './config';
 import { buildContext, requestMeta, type Context } from './context';
-import { DomainError, PersistedDocumentError, normalizeError } from './errors';
+import { DomainError, HttpError, PersistedDocumentError, normalizeError } from './errors';
 import { isStaff } from './graphql-limits';
 import { PERSISTED_QUERY_TTL_SECONDS } from './persisted-queries';
 import { fromRoot } from './paths';
@@ -37,7 +38,7 @@ function manifestCache(documents: Map<string, string>, registered: KeyValueCache
 }
 
 /** `query` and `extensions` of a GraphQL request: the JSON (or multipart) body, or GET's query string. */
-function requestSource(req: Request): { query?: unknown; extensions?: { persistedQuery?: { sha256Hash?: unknown } } } {
+function requestSource(req: Request): { query?: unknown; extensions?: { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } } {
   if (req.method !== 'GET') return (req.body ?? {}) as ReturnType<typeof requestSource>;
   const { query, extensions } = req.query;
   try {
@@ -46,6 +47,23 @@ function requestSource(req: Request): { query?: unknown; extensions?: { persiste
     // Apollo answers a malformed `extensions` parameter itself.
     return { query, extensions: undefined };
   }
+}
+
+/**
+ * A malformed automatic persisted query is the client's error, with its own code: a version other
+ * than 1 (400 BAD_REQUEST), a query text whose SHA-256 is not the given hash (400
+ * PERSISTED_QUERY_HASH_MISMATCH). Apollo answers both with a GraphQLError without a code, which
+ * reads as INTERNAL_SERVER_ERROR (and counted as one). Hashing here costs a registration only,
+ * the one request that sends both the hash and the text.
+ */
+function persistedQueryCheck(req: Request, _res: Response, next: NextFunction): void {
+  const { query, extensions } = requestSource(req);
+  const persisted = extensions?.persistedQuery;
+  if (!persisted || typeof persisted !== 'object') return next();
+  if (persisted.version !== 1) return next(HttpError.persistedQueryVersion());
+  if (typeof query === 'string' && createHash('sha256').update(query).digest('hex') !== persisted.sha256Hash)
+    return next(HttpError.persistedQueryHashMismatch());
+  next();
 }
 
 /**
@@ -89,8 +107,8 @@ export function trustedDocuments(
 ): Pick<ApolloServerOptions<Context>, 'persistedQueries'> & { handlers: RequestHandler[] } {
   // `registered` is the shared APQ store (Redis when configured: src/persisted-queries.ts).
   const ttl = PERSISTED_QUERY_TTL_SECONDS;
-  if (mode === 'off') return { persistedQueries: { cache: registered, ttl }, handlers: [] };
+  if (mode === 'off') return { persistedQueries: { cache: registered, ttl }, handlers: [persistedQueryCheck] };
   const documents = loadPersistedDocuments();
   const persistedQueries = { cache: manifestCache(documents, mode === 'allow' ? registered : undefined), ttl };
-  return { persistedQueries, handlers: mode === 'only' ? [onlyManifestDocuments(documents, services, logger)] : [] };
+  return { persistedQueries, handlers: [persistedQueryCheck, ...(mode === 'only' ? [onlyManifestDocuments(documents, services, logger)] : [])] };
 }

@@ -641,9 +641,10 @@ describe('auditEvents and the CSV export', () => {
     expect((await gql('query { auditEvents(perPage: 101) { pageInfo { total } } }', adminToken)).errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
   });
 
-  it('exports a filtered range as CSV through a signed link', async () => {
+  /** The CSV behind an auditEventsExport link for `filter`, as text. */
+  async function exportCsv(filter: string): Promise<{ status: number; type: string; text: string }> {
     const link = await gql<{ auditEventsExport: { url: string; contentType: string } }>(
-      'query { auditEventsExport(filter: { targetType: "payout" }) { url contentType } }',
+      `query { auditEventsExport(filter: ${filter}) { url contentType } }`,
       adminToken,
     );
     expect(link.errors).toBeUndefined();
@@ -651,16 +652,39 @@ describe('auditEvents and the CSV export', () => {
       .get(link.data!.auditEventsExport.url)
       .buffer(true)
       .parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => (text += c.toString()));
-        r.on('end', () => cb(null, text));
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks).toString('utf8')));
       });
+    return { status: res.status, type: res.headers['content-type'], text: res.body as string };
+  }
+
+  it('exports a filtered range as CSV through a signed link', async () => {
+    const res = await exportCsv('{ targetType: "payout" }');
     expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/text\/csv/);
-    const lines = (res.body as string).trim().split('\n');
+    expect(res.type).toMatch(/text\/csv/);
+    // The one CSV writer's format (src/services/csv.ts): a BOM, CRLF records.
+    expect(res.text.startsWith('\ufeff')).toBe(true);
+    const lines = res.text.slice(1).trim().split('\r\n');
     expect(lines[0]).toBe('id,occurred_at,actor_id,actor_role,action,target_type,target_id,changes,request_id,ip,user_agent');
     const expected = await t.db.prisma.auditEvent.findMany({ where: { targetType: 'payout' }, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }] });
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(expected.map((e) => String(e.id)));
+  });
+
+  it('neutralises formulas a client put in a recorded text: a failed login with User-Agent =HYPERLINK(…) (issue 22, finding 9)', async () => {
+    const email = `formula-${process.pid}@example.test`;
+    // Header values lose their leading whitespace on the way in: the tab one is stored as =1+2.
+    const agents = ['=HYPERLINK("http://x","open")', '+1+2', '-2+3', '@SUM(A1)', '\t=1+2'];
+    for (const agent of agents) {
+      const res = await t.http.post('/api/v1/auth/login').set('user-agent', agent).send({ email, password: 'wrong password' });
+      expect(res.status).toBe(422); // wrong credentials, as Laravel answers them
+    }
+    const res = await exportCsv('{ action: "auth.login_failed" }');
+    expect(res.status).toBe(200);
+    // The user agent is the last cell of a record; csv-stringify quotes a cell with a quote in it.
+    for (const cell of [`"'=HYPERLINK(""http://x"",""open"")"`, "'+1+2", "'-2+3", "'@SUM(A1)", "'=1+2"]) expect(res.text).toContain(`,${cell}\r\n`);
+    // No cell of any record starts with a formula character, quoted or not.
+    expect(res.text).not.toMatch(/(^|,|\r\n)"?[=+\-@]/);
   });
 });
 

@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import { COST, GRAPHQL_LIMITS, limitValidationRules, queryCost } from '../src/graphql-limits';
 import { loadOperations } from '../src/rest/operations';
+import { UNPAGED_LIST_MAX } from '../src/services/listing';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 import { Upload } from '../src/multipart';
 
@@ -123,6 +124,17 @@ describe('limits on one GraphQL document (400 before anything runs)', () => {
     await expectRefused(fields(GRAPHQL_LIMITS.maxDirectives + 1), 'GRAPHQL_VALIDATION_FAILED', /Directives limit of 20 exceeded/);
   });
 
+  it('directives on fragment spreads, inline fragments and inside fragments count too (issue 22)', async () => {
+    const spreads = (n: number) => `{ ${Array.from({ length: n }, () => '...F @include(if: true)').join(' ')} } fragment F on Query { __typename }`;
+    expect((await post({ query: spreads(GRAPHQL_LIMITS.maxDirectives) })).body.errors).toBeUndefined();
+    await expectRefused(spreads(60), 'GRAPHQL_VALIDATION_FAILED', /^Syntax Error: Directives limit of 20 exceeded, found 60\.$/);
+    const inline = (n: number) => `{ ${Array.from({ length: n }, () => '... on Query @include(if: true) { __typename }').join(' ')} }`;
+    await expectRefused(inline(GRAPHQL_LIMITS.maxDirectives + 1), 'GRAPHQL_VALIDATION_FAILED', /Directives limit of 20 exceeded, found 21/);
+    // 10 on the spreads, 11 inside the fragment: 21 in the document.
+    const mixed = `{ ${'...F @include(if: true) '.repeat(10)} } fragment F on Query { ${'__typename @include(if: true) '.repeat(11)} }`;
+    await expectRefused(mixed, 'GRAPHQL_VALIDATION_FAILED', /Directives limit of 20 exceeded, found 21/);
+  });
+
   it('tokens, counted by the parser', async () => {
     // `{ ...F0 … }` plus `fragment Fi on Query { __typename }`: 2 + 9 tokens per fragment.
     const fragments = (n: number) => {
@@ -147,6 +159,66 @@ describe('limits on one GraphQL document (400 before anything runs)', () => {
     const one = (perPage: string) => queryCost(schema, parse(`{ publicUnits${perPage} { ${PUBLIC_UNIT} } }`));
     expect(one('')).toBe(one(`(perPage: ${COST.defaultPerPage})`));
     expect(one('(perPage: 100000)')).toBe(one('(perPage: 100)'));
+  });
+
+  it('__typename counts in the alias limit and the cost (issue 22)', async () => {
+    // The reported request: 15 publicUnits(perPage: 100) whose fragment aliases __typename 560 times.
+    const fragment = `fragment T on PublicUnit { ${Array.from({ length: 560 }, (_, i) => `t${i}: __typename`).join(' ')} }`;
+    await expectRefused(
+      `${aliased(15, () => 'publicUnits(perPage: 100) { items { ...T } }')} ${fragment}`,
+      'GRAPHQL_VALIDATION_FAILED',
+      /^Syntax Error: Aliases limit of 15 exceeded, found \d+\.$/,
+    );
+    await expectRefused(
+      aliased(GRAPHQL_LIMITS.maxAliases + 1, () => '__typename'),
+      'GRAPHQL_VALIDATION_FAILED',
+      /Aliases limit of 15 exceeded, found 16/,
+    );
+    // A __typename costs 1 like any field: per item of a page.
+    const schema = t.gateway.schema;
+    const cost = (selection: string) => queryCost(schema, parse(`{ publicUnits(perPage: 100) { items { ${selection} } } }`));
+    expect(cost('id __typename') - cost('id')).toBe(100);
+  });
+
+  it('an answer over maxAnswerBytes is refused with RESPONSE_TOO_LARGE, whatever its cost (issue 22)', async () => {
+    const units = (await post({ query: '{ publicUnits(perPage: 100) { pageInfo { total } } }' })).body.data.publicUnits.pageInfo.total as number;
+    expect(units).toBeGreaterThan(0);
+    // Long aliases repeat in every item: cheap by the cost model (3 × (10 + 100 × 1)), large as JSON.
+    const aliasLength = Math.ceil(GRAPHQL_LIMITS.maxAnswerBytes / (3 * Math.min(units, 100))) + 1;
+    expect(3 * aliasLength).toBeLessThan(95 * 1024);
+    const query = aliased(3, (i) => `publicUnits(perPage: 100) { items { ${String.fromCharCode(97 + i).repeat(aliasLength)}: id } }`);
+    const res = await post({ query });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [{ message: expect.stringMatching(/^The answer is larger than 2097152 bytes/), extensions: { code: 'RESPONSE_TOO_LARGE', maxBytes: 2097152 } }],
+    });
+    expect(await t.http.get('/healthz')).toHaveProperty('status', 200);
+  });
+
+  it('lists without pages answer at most UNPAGED_LIST_MAX rows and are priced at that (issue 22)', async () => {
+    const schema = t.gateway.schema;
+    expect(queryCost(schema, parse('{ kycDocuments { id } }'))).toBe(COST.rootField + UNPAGED_LIST_MAX);
+    expect(queryCost(schema, parse('{ categoryMemberships { id } }'))).toBe(COST.rootField + UNPAGED_LIST_MAX);
+    const admin = await t.token(DEMO_EMAILS.admin);
+    // More documents than a list answers (copies of a seeded one): the newest UNPAGED_LIST_MAX come back.
+    const kyc = 'id investorId documentType status mimeType sizeBytes rejectionReason reviewedAt createdAt updatedAt';
+    const { id: _id, ...seeded } = await t.db.prisma.kycDocument.findFirstOrThrow();
+    await t.db.prisma.kycDocument.createMany({
+      data: Array.from({ length: UNPAGED_LIST_MAX }, (_, i) => ({ ...seeded, storageKey: `${seeded.storageKey}-copy-${i}` })),
+    });
+    expect(await t.db.prisma.kycDocument.count()).toBeGreaterThan(UNPAGED_LIST_MAX);
+    const one = await post({ query: `{ kycDocuments { ${kyc} } categoryMemberships { id } }` }, admin);
+    expect(one.body.errors).toBeUndefined();
+    expect(one.body.data.kycDocuments).toHaveLength(UNPAGED_LIST_MAX);
+    const newest = await t.db.prisma.kycDocument.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: UNPAGED_LIST_MAX, select: { id: true } });
+    expect(one.body.data.kycDocuments.map((d: { id: number }) => d.id)).toEqual(newest.map((d) => d.id));
+    expect(one.body.data.categoryMemberships.length).toBeLessThanOrEqual(UNPAGED_LIST_MAX);
+    // The reported request: 15 aliases of kycDocuments with every field, once priced at 1 650.
+    const before = t.db.queryCount();
+    const res = await post({ query: aliased(15, () => `kycDocuments { ${kyc} }`) }, admin);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toMatch(/^Query cost limit of 10000 exceeded, found 15150\.$/);
+    expect(t.db.queryCount() - before).toBeLessThanOrEqual(1); // the bearer token's session only
   });
 
   it('1000 aliased publicUnits(perPage: 100) are refused with no SQL run', async () => {

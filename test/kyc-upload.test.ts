@@ -412,6 +412,28 @@ describe('malformed part headers on both faces (issue 22, finding 1)', () => {
     expect(await storedFiles()).toEqual(files);
   });
 
+  it('bounds the JSON of `operations` and `map` like any body: 65 levels is 400 before it is parsed (issue 22, finding 8)', async () => {
+    const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
+    const deep = `${'['.repeat(65)}${']'.repeat(65)}`;
+    const nested = JSON.stringify({ query: UPLOAD, variables: { input: { documentType: 'PASSPORT', file: null } }, extensions: { x: 'DEEP' } }).replace(
+      '"DEEP"',
+      deep,
+    );
+    for (const [ops, map] of [
+      [nested, '{"0":["variables.input.file"]}'],
+      [operations, `{"0":["variables.input.file"],"1":${deep}}`],
+    ]) {
+      const res = await t.http
+        .post('/graphql')
+        .set({ authorization: `Bearer ${investor}`, 'apollo-require-preflight': 'true', 'content-type': 'multipart/form-data; boundary=x' })
+        .send(Buffer.from(`${field('operations', ops)}${field('map', map)}${filePart('Content-Disposition: form-data; name="NAME"; filename="a.pdf"', '0')}`));
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0]).toMatchObject({ message: 'JSON nested deeper than 64 levels.', extensions: { code: 'BAD_REQUEST' } });
+    }
+    expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await storedFiles()).toEqual(files);
+  });
+
   it('answers REST 400 in the envelope, keeps serving and writes nothing', async () => {
     const [rows, files] = [await t.db.prisma.kycDocument.count(), await storedFiles()];
     for (const header of badHeaders) {

@@ -106,3 +106,48 @@ describe('automatic persisted queries', () => {
     }
   });
 });
+
+describe('malformed automatic persisted queries are client errors (issue 22)', () => {
+  /** graphql_errors_total for one code, from /metrics. */
+  async function errorsCounted(t: TestGateway, code: string): Promise<number> {
+    const text = (await t.http.get('/metrics')).text;
+    const line = text.split('\n').find((l) => l.startsWith(`graphql_errors_total{code="${code}"}`));
+    return line ? Number(line.split(' ').pop()) : 0;
+  }
+
+  it('a hash that is not the query text’s, or a version other than 1: 400 with their own codes, no internal error counted', async () => {
+    for (const mode of ['allow', 'only'] as const) {
+      const t = await startTestGateway({ TRUSTED_DOCUMENTS: mode });
+      try {
+        const internalBefore = await errorsCounted(t, 'INTERNAL_SERVER_ERROR');
+        const q = newQuery();
+        const mismatch = await t.http
+          .post('/graphql')
+          .set('content-type', 'application/json')
+          .send({ query: q.query, extensions: persisted(newQuery().hash) });
+        expect(mismatch.status).toBe(400);
+        expect(mismatch.body.errors).toEqual([
+          { message: 'extensions.persistedQuery.sha256Hash is not the SHA-256 of the query text.', extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH' } },
+        ]);
+        for (const version of [2, '1', null]) {
+          const res = await t.http
+            .post('/graphql')
+            .set('content-type', 'application/json')
+            .send({ query: q.query, extensions: { persistedQuery: { version, sha256Hash: q.hash } } });
+          expect(res.status).toBe(400);
+          expect(res.body.errors).toEqual([
+            { message: 'Unsupported persisted query version: only version 1 is supported.', extensions: { code: 'BAD_REQUEST' } },
+          ]);
+        }
+        const viaGet = await t.http.get('/graphql').query({ query: q.query, extensions: JSON.stringify(persisted('0'.repeat(64))) });
+        expect(viaGet.status).toBe(400);
+        expect(viaGet.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_HASH_MISMATCH');
+        expect(await errorsCounted(t, 'INTERNAL_SERVER_ERROR')).toBe(internalBefore);
+        // A well-formed registration still works where registrations are allowed.
+        if (mode !== 'only') expect((await register(t, q)).body.errors).toBeUndefined();
+      } finally {
+        await t.close();
+      }
+    }
+  });
+});

@@ -18,7 +18,7 @@ const started: ReturnType<typeof startEntry>['child'][] = [];
 function startServer(dataDir: string, env: Record<string, string> = {}, command?: string[]) {
   const server = startEntry(
     { DATA_DIR: dataDir, SEED_ON_START: 'false', NODE_ENV: 'development', DATABASE_URL: '', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env },
-    command,
+    { command },
   );
   started.push(server.child);
   return server;

@@ -1,6 +1,7 @@
 import { getMetadataStorage as getValidatorMetadata } from 'class-validator';
 import { getMetadataStorage as getTypeGraphqlMetadata } from 'type-graphql';
 import { NotificationType } from '../src/generated/prisma/enums';
+import { MAX_JSON_DEPTH } from '../src/json-body';
 import { TEXT_RULE } from '../src/schema/rules';
 import { DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
 
@@ -251,5 +252,48 @@ describe('a refused body does not stall the connection', () => {
     });
     expect(res.status).toBe(415);
     expect((await t.http.get('/api/v1/public/categories')).status).toBe(200);
+  });
+});
+
+describe('JSON nesting is bounded on both faces (issue 22, finding 8)', () => {
+  const nested = (depth: number) => `${'['.repeat(depth - 1)}{"a":"]"}${']'.repeat(depth - 1)}`;
+  const deepBody = (depth: number) => JSON.stringify(registration()).replace(/}$/, `,"extra":${nested(depth)}}`);
+
+  it('a register body with an Idempotency-Key and a key nested 12 000 arrays deep: 400, nothing written', async () => {
+    const users = await userCount();
+    const res = await t.http.post('/api/v1/auth/register').set('content-type', 'application/json').set('idempotency-key', 'x').send(deepBody(12_000));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels.` });
+    expect(await userCount()).toBe(users);
+    // The body object itself is a level: extra at MAX_JSON_DEPTH - 1 is MAX_JSON_DEPTH in all, and accepted.
+    const atLimit = await t.http
+      .post('/api/v1/auth/register')
+      .set('content-type', 'application/json')
+      .set('idempotency-key', `deep-${process.pid}`)
+      .send(deepBody(MAX_JSON_DEPTH - 1));
+    expect(atLimit.status).toBe(201);
+    const over = await t.http.post('/api/v1/auth/register').set('content-type', 'application/json').send(deepBody(MAX_JSON_DEPTH));
+    expect(over.status).toBe(400);
+  });
+
+  it('GraphQL variables nested too deeply, in a body or in a GET query string: 400 BAD_REQUEST', async () => {
+    const query = 'query ($v: Boolean! = true) { __typename @include(if: $v) }';
+    const body = `{"query":${JSON.stringify(query)},"variables":{"deep":${nested(5_000)}}}`;
+    const posted = await t.http.post('/graphql').set('content-type', 'application/json').send(body);
+    expect(posted.status).toBe(400);
+    expect(posted.body.errors).toEqual([
+      { message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels.`, extensions: { code: 'BAD_REQUEST', maxDepth: MAX_JSON_DEPTH } },
+    ]);
+    const got = await t.http
+      .get('/graphql')
+      .set('apollo-require-preflight', 'true')
+      .query({ query, variables: `{"deep":${nested(1_000)}}` });
+    expect(got.status).toBe(400);
+    expect(got.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    const fine = await t.http
+      .post('/graphql')
+      .set('content-type', 'application/json')
+      .send({ query, variables: { v: true } });
+    expect(fine.body).toEqual({ data: { __typename: 'Query' } });
   });
 });

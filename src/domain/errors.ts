@@ -17,6 +17,9 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  // The HTTP edge of /graphql: a malformed automatic persisted query, an answer over its size limit.
+  | 'PERSISTED_QUERY_HASH_MISMATCH'
+  | 'RESPONSE_TOO_LARGE'
   // TRUSTED_DOCUMENTS=only, on /graphql.
   | 'PERSISTED_DOCUMENT_REQUIRED'
   | 'PERSISTED_DOCUMENT_NOT_FOUND';

@@ -15,6 +15,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { MAX_JSON_DEPTH } from '../json-body';
 import { present } from '../invariant';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination';
 import type { RestRoute } from './route';
@@ -155,7 +156,10 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
 /** The contract's error answers (§1), one per status, as reusable responses. */
 const ERRORS: Record<string, { name: string; description: string; headers?: Json }> = {
-  400: { name: 'MalformedBody', description: 'The body is not well-formed JSON (or multipart).' },
+  400: {
+    name: 'MalformedBody',
+    description: `The body is not well-formed JSON (or multipart), or its JSON nests deeper than ${MAX_JSON_DEPTH} levels (\`JSON nested deeper than ${MAX_JSON_DEPTH} levels.\`).`,
+  },
   401: {
     name: 'Unauthenticated',
     description: 'Missing, invalid, expired or revoked bearer token; `WWW-Authenticate` says which (the body is the same for all).',

@@ -1,7 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { Readable, pipeline } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import type { Logger } from 'pino';
 import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
@@ -9,6 +7,7 @@ import { ForbiddenError, ValidationError } from '../domain/errors';
 import type { AuditEvent, Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate } from '../pagination';
+import { csvStream, type CsvCell } from './csv';
 import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
 
 /**
@@ -286,7 +285,7 @@ export class AuditService {
     return this.downloads.link(user, 'audit-events', params, 'audit-events.csv', 'text/csv; charset=utf-8');
   }
 
-  /** Streams the CSV in keyset batches (occurred_at, id descending): never all rows in memory. */
+  /** Streams the CSV (header row first) in keyset batches (occurred_at, id descending): never all rows in memory. */
   private async exportCsv(user: AuthUser, params: Record<string, unknown>): Promise<DownloadFile> {
     if (user.role !== Role.ADMIN) throw new ForbiddenError();
     const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
@@ -299,7 +298,8 @@ export class AuditService {
       to: str(params.to) ? new Date(params.to as string) : null,
     });
     const prisma = this.prisma;
-    async function* rows() {
+    async function* rows(): AsyncGenerator<CsvCell[]> {
+      yield ['id', 'occurred_at', 'actor_id', 'actor_role', 'action', 'target_type', 'target_id', 'changes', 'request_id', 'ip', 'user_agent'];
       let after: { occurredAt: Date; id: bigint } | null = null;
       for (;;) {
         const cursor: PrismaNs.AuditEventWhereInput = after
@@ -325,13 +325,9 @@ export class AuditService {
         after = { occurredAt: batch[batch.length - 1].occurredAt, id: batch[batch.length - 1].id };
       }
     }
-    const csv = stringify({
-      header: true,
-      columns: ['id', 'occurred_at', 'actor_id', 'actor_role', 'action', 'target_type', 'target_id', 'changes', 'request_id', 'ip', 'user_agent'],
-    });
-    // pipeline, not pipe: a failed batch query destroys `csv` (the download is cut) instead of being an unhandled 'error'.
-    pipeline(Readable.from(rows()), csv, () => undefined);
-    return { fileName: 'audit-events.csv', contentType: 'text/csv; charset=utf-8', stream: csv };
+    // The one CSV writer (src/services/csv.ts): a user agent or any other recorded text that a
+    // spreadsheet would run as a formula is neutralised.
+    return { fileName: 'audit-events.csv', contentType: 'text/csv; charset=utf-8', stream: csvStream(rows()) };
   }
 
   /** The last seal, else the retention anchor, else the start of the chain. */

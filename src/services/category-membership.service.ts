@@ -8,7 +8,7 @@ import { ownerScope, requireInvestor } from './access';
 import { isUniqueViolation } from './access';
 import { CATEGORY_REF, CategoryService, type CategoryView } from './category.service';
 import { MEMBERSHIP, assertUpdated } from './state-machine';
-import { listWhere } from './listing';
+import { UNPAGED_LIST_MAX, listWhere } from './listing';
 import { recordOnce, writeOnce } from './idempotency.service';
 
 export interface MembershipFilterInput {
@@ -37,13 +37,14 @@ export class CategoryMembershipService {
     this.categories = new CategoryService(prisma, new ReadReplicas(prisma));
   }
 
-  /** Investors: their own; staff: everyone's (filter by investorId). Newest first; a plain list. */
+  /** Investors: their own; staff: everyone's (filter by investorId). Newest first; a plain list of at most UNPAGED_LIST_MAX. */
   list(user: AuthUser, filter?: MembershipFilterInput | null) {
     const f = filter ?? {};
     return this.prisma.categoryMembership.findMany({
       where: listWhere(user, f, ['status']),
       select: SELECT,
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: UNPAGED_LIST_MAX,
     });
   }
 

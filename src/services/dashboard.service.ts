@@ -37,9 +37,9 @@ export interface DashboardView {
   summary: SummaryView;
 }
 
-const TOP_GAINERS = 5;
-const NEW_LISTINGS = 5;
-const RECENT_ACTIVITY = 10;
+export const TOP_GAINERS = 5;
+export const NEW_LISTINGS = 5;
+export const RECENT_ACTIVITY = 10;
 
 interface GainerRow {
   id: number;

@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../domain/errors'
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { KycDocumentStatus, NotificationType, type KycDocumentType } from '../generated/prisma/enums';
 import { ownerScope, requireInvestor } from './access';
+import { UNPAGED_LIST_MAX } from './listing';
 import type { DownloadFile, DownloadService } from './download.service';
 import { KycStatus, investorScope, kycStatusOf } from './investor.service';
 import { notify } from './notification.service';
@@ -74,14 +75,14 @@ export class KycService {
     downloads.register('kyc-document', (user, params) => this.open(user, Number(params.id)));
   }
 
-  /** Newest first (created_at, then id, both descending); staff see every investor's unless they pass one. */
+  /** Newest first (created_at, then id, both descending), at most UNPAGED_LIST_MAX; staff see every investor's unless they pass one. */
   list(user: AuthUser, filter: KycDocumentsFilter) {
     const where = {
       ...(filter.investorId ? { investorId: filter.investorId } : {}),
       ...ownerScope(user),
       ...(filter.status ? { status: filter.status } : {}),
     };
-    return this.prisma.kycDocument.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    return this.prisma.kycDocument.findMany({ where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: UNPAGED_LIST_MAX });
   }
 
   async get(user: AuthUser, id: number) {

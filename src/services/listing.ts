@@ -4,6 +4,13 @@ import { ownerScope } from './access';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * A list without pages (a plain array in the schema) answers at most this many rows, newest first
+ * or in catalogue order: the cost model prices it at this size (docs/api.md "Limits"), and a longer
+ * list would answer more than it was priced at. Narrow it with its filters.
+ */
+export const UNPAGED_LIST_MAX = 100;
+
 /** The filter of the money-request lists (investment and withdrawal requests), for their status enum. */
 export interface RequestFilterInput<S> {
   status?: S | null;

@@ -28,7 +28,7 @@ export interface TransactionFilterInput {
   investorId?: number | null;
 }
 
-const QUARTERS_SHOWN = 8;
+export const QUARTERS_SHOWN = 8;
 
 const TRANSACTION_SELECT = {
   id: true,

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { CACHE_BYTES, byteBoundedLru, hashKey } from '../bounded-cache';
 import { RateLimitedError } from '../domain/errors';
 
 export interface RateLimitOptions {
@@ -21,6 +22,56 @@ interface LimiterSpec {
   points: number;
   duration: number;
   blockDuration?: number;
+}
+
+/** A counter of the in-memory limiters, as rate-limiter-flexible's MemoryStorage keeps it. */
+interface Counter {
+  value: number;
+  /** Epoch ms, or null for a counter that never expires (a duration of 0). */
+  expiresAt: number | null;
+}
+
+/**
+ * rate-limiter-flexible's MemoryStorage (incrby, set, get, delete, same answers) on a byte-bounded
+ * LRU with hashed keys, instead of its unbounded Map with a timer per key: the keys are client
+ * input (emails, IPs), and an attacker with many of them would otherwise grow the heap without end.
+ * Under such a flood the least recently used counters go first; the limits of active clients hold.
+ */
+class BoundedCounters {
+  private readonly counters = byteBoundedLru<Counter>(CACHE_BYTES.rateLimiter, () => 48);
+
+  incrby(key: string, value: number, durationSec: number): RateLimiterRes {
+    const counter = this.counters.get(hashKey(key));
+    const left = counter?.expiresAt ? counter.expiresAt - Date.now() : -1;
+    if (!counter || (counter.expiresAt !== null && left <= 0)) return this.set(key, value, durationSec);
+    counter.value += value;
+    return new RateLimiterRes(0, left, counter.value, false);
+  }
+
+  set(key: string, value: number, durationSec: number): RateLimiterRes {
+    const ms = durationSec * 1000;
+    this.counters.set(hashKey(key), { value, expiresAt: ms > 0 ? Date.now() + ms : null }, ms > 0 ? { ttl: ms } : {});
+    return new RateLimiterRes(0, ms > 0 ? ms : -1, value, true);
+  }
+
+  get(key: string): RateLimiterRes | null {
+    const counter = this.counters.get(hashKey(key));
+    if (!counter) return null;
+    return new RateLimiterRes(0, counter.expiresAt ? counter.expiresAt - Date.now() : -1, counter.value, false);
+  }
+
+  delete(key: string): boolean {
+    return this.counters.delete(hashKey(key));
+  }
+}
+
+/** RateLimiterMemory's limiting (points, blocks) over BoundedCounters. */
+class BoundedMemoryLimiter extends RateLimiterMemory {
+  constructor(opts: ConstructorParameters<typeof RateLimiterMemory>[0]) {
+    super(opts);
+    // The library keeps its store in this field and reaches it through the four methods above alone.
+    (this as unknown as { _memoryStorage: BoundedCounters })._memoryStorage = new BoundedCounters();
+  }
 }
 
 const HOUR = 3600;
@@ -45,8 +96,8 @@ export class RateLimitService {
 
   constructor(private readonly options: RateLimitOptions) {
     this.attempts = this.limiter({ name: 'attempts', points: options.perMinute, duration: 60 });
-    // The pattern remembers consecutive failures for 90 days; a day here, because the in-memory
-    // limiters expire keys with setTimeout, which cannot wait longer than 24.8 days.
+    // The pattern remembers consecutive failures for 90 days; a day here (memory is bounded, and an
+    // attacker's pair is blocked for the hour anyway).
     this.consecutive = this.limiter({ name: 'login-fails-email-ip', points: options.consecutiveFails, duration: DAY, blockDuration: HOUR });
     this.byIp = this.limiter({ name: 'login-fails-ip', points: options.failsPerIpPerDay, duration: DAY, blockDuration: DAY });
     this.byAccount = this.limiter({ name: 'login-fails-account', points: options.failsPerAccountPerHour, duration: HOUR });
@@ -63,8 +114,8 @@ export class RateLimitService {
       duration: spec.duration,
       blockDuration: spec.blockDuration ?? 0,
     };
-    if (!this.options.redis) return new RateLimiterMemory(opts);
-    return new RateLimiterRedis({ ...opts, storeClient: this.options.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) });
+    if (!this.options.redis) return new BoundedMemoryLimiter(opts);
+    return new RateLimiterRedis({ ...opts, storeClient: this.options.redis, rejectIfRedisNotReady: true, insuranceLimiter: new BoundedMemoryLimiter(opts) });
   }
 
   /** Counts one attempt against `key`; 429 once the minute's attempts are spent. */

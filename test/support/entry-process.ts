@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { fromRoot } from '../../src/paths';
@@ -7,18 +8,20 @@ import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './template';
 export type LogLine = Record<string, unknown>;
 
 /**
- * The real entry point in a child process, its JSON log parsed: src/main.ts transpiled on the fly,
- * or `command` (e.g. `npm start`) run from the checkout's root.
+ * The real entry point in a child process, its JSON log parsed: src/main.ts transpiled on the fly
+ * (`nodeArgs` before it, e.g. `--expose-gc` and a preloaded probe), or `command` (e.g. `npm start`)
+ * run from the checkout's root. `ipc` opens an IPC channel.
  */
 export function startEntry(
   env: Record<string, string>,
-  command: string[] = [process.execPath, '-r', fromRoot('scripts/ts-register.cjs'), fromRoot('src/main.ts')],
+  { nodeArgs = [], ipc = false, command }: { nodeArgs?: string[]; ipc?: boolean; command?: string[] } = {},
 ) {
-  const child = spawn(command[0], command.slice(1), {
+  const [file, ...args] = command ?? [process.execPath, ...nodeArgs, '-r', fromRoot('scripts/ts-register.cjs'), fromRoot('src/main.ts')];
+  const child = spawn(file, args, {
     cwd: fromRoot(),
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+    stdio: ['ignore', 'pipe', 'pipe', ipc ? 'ipc' : 'ignore'],
+  }) as ChildProcessByStdio<null, Readable, Readable>;
   const lines: LogLine[] = [];
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));

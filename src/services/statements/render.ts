@@ -1,5 +1,5 @@
-import { pipeline, Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import type { Readable } from 'node:stream';
+import { NumericCell, csvStream as writeCsv, type CsvCell } from '../csv';
 import { ZERO, type Decimal } from '../money';
 import type { StatementLanguage, StatementTexts } from './texts';
 
@@ -82,21 +82,15 @@ export class Totals {
 
 export const kind = (c: Column): ColumnKind => c.kind ?? 'text';
 
-/**
- * Formula injection: a spreadsheet runs a text cell that starts with = + - @ (or tab / CR before one), so
- * such text gets a leading apostrophe. Number and money columns are written as plain decimals and left
- * alone, so a negative amount stays a number.
- */
-const neutralise = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+/** Text cells are neutralised by the CSV writer; number and money columns are written as plain decimals. */
+const csvCell = (c: Column, v: Cell): CsvCell => (typeof v !== 'string' ? new NumericCell(v.toFixed(2)) : kind(c) === 'text' ? v : new NumericCell(v));
 
-const csvCell = (c: Column, v: Cell) => (typeof v !== 'string' ? v.toFixed(2) : kind(c) === 'text' ? neutralise(v) : v);
-
-async function* csvRecords(statement: Statement): AsyncGenerator<string[]> {
+async function* csvRecords(statement: Statement): AsyncGenerator<CsvCell[]> {
   for (const [i, section] of statement.sections.entries()) {
     if (i > 0) yield [''];
     // A section with amounts ends with their ISO 4217 code, on every row, totals included.
     const currency = section.columns.some((c) => kind(c) === 'money') ? [statement.currency] : [];
-    yield [...section.columns.map((c) => neutralise(c.header)), ...(currency.length ? [statement.texts.columns.currency] : [])];
+    yield [...section.columns.map((c) => c.header), ...(currency.length ? [statement.texts.columns.currency] : [])];
     const totals = new Totals(section.columns, section.totals);
     for await (const cells of section.rows) {
       totals.add(cells);
@@ -107,14 +101,10 @@ async function* csvRecords(statement: Statement): AsyncGenerator<string[]> {
 }
 
 /**
- * CSV through csv-stringify (RFC 4180 quoting, CRLF), UTF-8 with a BOM so spreadsheets detect the
- * encoding: per section a header row, one row per line item and the totals rows, a Currency column
- * last where there are amounts; sections apart by an empty line. Streamed: csv-stringify's backpressure pauses the row reader.
+ * The statement as CSV (src/services/csv.ts): per section a header row, one row per line item and
+ * the totals rows, a Currency column last where there are amounts; sections apart by an empty line.
+ * Streamed: the writer's backpressure pauses the row reader.
  */
 export function csvStream(statement: Statement): Readable {
-  // A lone CR or LF ends a record for some readers: quote those fields too, not only CRLF.
-  const out = stringify({ bom: true, record_delimiter: 'windows', quoted_match: /[\r\n]/ });
-  // pipeline destroys `out` with the reader's error, which aborts the download.
-  pipeline(Readable.from(csvRecords(statement)), out, () => undefined);
-  return out;
+  return writeCsv(csvRecords(statement));
 }

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
+import type { DocumentNode } from 'graphql';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Every in-process cache that client input can fill is one of these: an LRU (lru-cache) bounded in
+ * bytes of heap, evicting the least recently used entry. Sizes are estimates of what V8 keeps,
+ * on the high side (docs/api.md "Limits", checked by test/memory.test.ts).
+ */
+export const CACHE_BYTES = {
+  /** Apollo's parsed and validated documents (its `documentStore`), keyed by the text's SHA-256. */
+  documents: 16 * 1024 * 1024,
+  /** Automatic persisted queries registered without Redis (or while it is down). */
+  persistedQueries: 8 * 1024 * 1024,
+  /** Costs already computed, per (document, operation, variables) hash. */
+  costs: 1024 * 1024,
+  /** Each in-memory rate limiter (no Redis, or Redis down): counters per hashed key. */
+  rateLimiter: 2 * 1024 * 1024,
+} as const;
+
+/** lru-cache's own bookkeeping per entry, beyond its key and value (measured ~140 bytes on Node 20). */
+const ENTRY_OVERHEAD_BYTES = 160;
+/** A graphql-js lexer token, all of which a parsed document keeps through its locations (~120 bytes measured). */
+const TOKEN_BYTES = 128;
+
+/** Heap bytes of a string: V8 keeps one or two bytes a character. */
+export const stringBytes = (s: string) => 2 * s.length;
+
+/**
+ * Heap bytes of a parsed document: its AST (about three times its JSON), every token the lexer
+ * made (comments included; walked in a loop over their links) and the source text it refers to.
+ */
+export function documentBytes(document: DocumentNode): number {
+  let tokens = 0;
+  for (let token = document.loc?.startToken ?? null; token; token = token.next) tokens++;
+  return 3 * JSON.stringify(document).length + tokens * TOKEN_BYTES + stringBytes(document.loc?.source.body ?? '');
+}
+
+/** A fixed-size key for anything a client chose (SHA-256, base64url: 43 characters). */
+export function hashKey(...parts: string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('base64url');
+}
+
+/** An LRU of at most `maxBytes`, each entry counted as its key, its value (`valueBytes`) and the LRU's overhead. */
+export function byteBoundedLru<V extends NonNullable<unknown>>(maxBytes: number, valueBytes: (value: V) => number, ttlMs?: number): LRUCache<string, V> {
+  return new LRUCache<string, V>({
+    maxSize: maxBytes,
+    sizeCalculation: (value, key) => stringBytes(key) + valueBytes(value) + ENTRY_OVERHEAD_BYTES,
+    ...(ttlMs ? { ttl: ttlMs } : {}),
+  });
+}
+
+/** The same bound for Apollo's caches (its KeyValueCache over lru-cache); TTLs come with each `set`. */
+export function byteBoundedApolloCache<V extends NonNullable<unknown>>(maxBytes: number, valueBytes: (value: V) => number): InMemoryLRUCache<V> {
+  return new InMemoryLRUCache<V>({ maxSize: maxBytes, sizeCalculation: (value, key) => stringBytes(key) + valueBytes(value) + ENTRY_OVERHEAD_BYTES });
+}
