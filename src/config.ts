@@ -36,6 +36,8 @@ export interface Config {
   pushBatchSize: number;
   /** Firebase service-account JSON, or a path to it; unset → pushes go to the log. */
   firebaseCredentials: string | undefined;
+  /** One push send, retries of the push service's client included, before it counts as a retryable failure (ms). */
+  pushSendTimeoutMs: number;
   uploadMaxBytes: number;
 
   // -- lifecycle (deployment) -------------------------------------------------------------------
@@ -84,6 +86,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From header of outgoing mail. */
   mailFrom: string;
+  /** SMTP: connecting, the server's greeting, and any silence after it, each (ms). */
+  smtpTimeoutMs: number;
   /** `pretty` (pino-pretty) or `json`; unset → pretty in development on a terminal, JSON otherwise. */
   logFormat: 'json' | 'pretty' | undefined;
 
@@ -191,6 +195,8 @@ const envSchema = z
     PUSH_MAX_ATTEMPTS: integer(5, 1),
     PUSH_BATCH_SIZE: integer(100, 1, 10_000),
     FIREBASE_CREDENTIALS: z.string().optional(),
+    // Below the outbox's 60 s lease: a send still under way when its lease ends would be taken for a crash.
+    PUSH_SEND_TIMEOUT_MS: integer(10_000, 1, 30_000),
     UPLOAD_MAX_BYTES: integer(10 * 1024 * 1024, 1),
 
     // -- lifecycle (deployment) -----------------------------------------------------------------
@@ -231,6 +237,7 @@ const envSchema = z
       .regex(/^smtps?:\/\/\S+$/, { error: 'must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587' })
       .optional(),
     MAIL_FROM: text().default('Investment Platform <no-reply@localhost>'),
+    SMTP_TIMEOUT_MS: integer(10_000, 1),
     LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
 
     // -- database resilience and shutdown --
@@ -253,6 +260,9 @@ const envSchema = z
     S3_ACCESS_KEY_ID: text().optional(),
     S3_SECRET_ACCESS_KEY: z.string().optional(),
     S3_FORCE_PATH_STYLE: flag().default(false),
+    S3_CONNECT_TIMEOUT_MS: integer(2000, 1),
+    S3_SOCKET_TIMEOUT_MS: integer(3000, 1),
+    S3_REQUEST_TIMEOUT_MS: integer(30_000, 1),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE === 's3' && !env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must be set when STORAGE=s3' });
@@ -332,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushMaxAttempts: e.PUSH_MAX_ATTEMPTS,
     pushBatchSize: e.PUSH_BATCH_SIZE,
     firebaseCredentials: e.FIREBASE_CREDENTIALS,
+    pushSendTimeoutMs: e.PUSH_SEND_TIMEOUT_MS,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     migrateOnStart: e.MIGRATE_ON_START ?? !production,
     allowDemoAccounts: e.ALLOW_DEMO_ACCOUNTS,
@@ -351,6 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    smtpTimeoutMs: e.SMTP_TIMEOUT_MS,
     logFormat: e.LOG_FORMAT,
     dbPoolSize: e.DB_POOL_SIZE,
     dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
@@ -372,6 +384,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
               accessKeyId: e.S3_ACCESS_KEY_ID,
               secretAccessKey: e.S3_SECRET_ACCESS_KEY,
               forcePathStyle: e.S3_FORCE_PATH_STYLE,
+              timeouts: { connectMs: e.S3_CONNECT_TIMEOUT_MS, socketMs: e.S3_SOCKET_TIMEOUT_MS, requestMs: e.S3_REQUEST_TIMEOUT_MS },
             },
           }
         : { kind: 'local' },

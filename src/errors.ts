@@ -76,13 +76,15 @@ export class PersistedDocumentError extends DomainError {
  * P2037 too many connections.
  */
 const UNAVAILABLE_CODES = new Set(['57014', '25P03', '53300', 'P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2037']);
-
-/** Driver adapter error kinds (@prisma/driver-adapter-utils) that mean the database, not the statement, failed. */
-const UNAVAILABLE_KINDS = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections']);
+/**
+ * The same facts as Prisma's driver adapters name them (`meta.driverAdapterError.cause.kind`). A raw
+ * query ($queryRaw, $executeRaw) carries them under the catch-all P2010 "Raw query failed", never P1001.
+ */
+const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionAlreadyClosed']);
 
 type ErrorLike = {
-  kind?: unknown;
   code?: unknown;
+  kind?: unknown;
   cause?: unknown;
   errorCode?: unknown;
   originalCode?: unknown;

@@ -40,7 +40,9 @@ export class HttpDrainer {
       socket.once('close', () => this.connections.delete(socket));
       if (this.draining) this.expectFirstRequest(socket);
     });
-    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    // Before the app's own listener (http.createServer(app) registered it first): express answers some
+    // requests synchronously (/readyz), and a header set after that throws ERR_HTTP_HEADERS_SENT.
+    server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
       const conn = this.connections.get(req.socket);
       if (conn) conn.active++;
       this.responses.add(res);

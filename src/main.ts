@@ -53,6 +53,7 @@ async function start(config: Config, logger: Logger): Promise<void> {
   const pushOutbox = new PushOutbox(db.prisma, createPushSender(config.firebaseCredentials, logger), logger, {
     maxAttempts: config.pushMaxAttempts,
     batchSize: config.pushBatchSize,
+    sendTimeoutMs: config.pushSendTimeoutMs,
   });
   await new Promise<void>((resolve) => gateway.server.listen(config.port, resolve));
   const { port } = gateway.server.address() as AddressInfo;

@@ -1,7 +1,8 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { MailMessage } from '../src/services/mailer';
+import { eventually } from './support/eventually';
 import { captureLogger } from './support/log-capture';
 import { DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
 
@@ -206,5 +207,35 @@ it('in production a refused message is logged as a failure without its token, an
   } finally {
     await t.close();
     await inbox.close();
+  }
+});
+
+// Issue 22, finding 13: a mail server that accepts the connection and never says a word. SMTP_TIMEOUT_MS
+// (small here; 10 s by default) ends the attempt: the answer never waited for it, the failure is
+// logged, and the connection is closed rather than held for as long as the server stays silent.
+it('gives up on a silent mail server after SMTP_TIMEOUT_MS: the answer does not wait, the failure is logged, the connection closed', async () => {
+  const open = new Set<net.Socket>();
+  let accepted = 0;
+  const silent = net.createServer((socket) => {
+    accepted++;
+    open.add(socket);
+    socket.on('error', () => undefined);
+    socket.once('close', () => open.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const log = captureLogger('trace');
+  const t = await startTestGateway({ SMTP_URL: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`, SMTP_TIMEOUT_MS: '200' }, { logger: log.logger });
+  try {
+    const { email } = await register(t, 'Silent Relay');
+    const res = await t.http.post('/api/v1/auth/password/forgot').send({ email });
+    expect(res.status).toBe(200);
+    // Bounded far above the 200 ms configured, far below the 10 s the transport used to wait.
+    await eventually(async () => log.lines().some((l) => l.level === 50 && l.msg === 'password reset mail could not be sent'), 5000);
+    expect(accepted).toBe(1);
+    await eventually(async () => open.size === 0, 5000);
+  } finally {
+    await t.close();
+    for (const socket of open) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
   }
 });

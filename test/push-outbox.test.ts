@@ -192,10 +192,29 @@ describe('crash safety (at most once)', () => {
     });
   });
 
+  // Issue 22, finding 13: a push service that never answers held the whole pass (and the shutdown waiting for it).
+  it('a send with no answer within sendTimeoutMs ends the pass: that delivery is FAILED as of unknown outcome, the others are recorded', async () => {
+    const token = await queue(2);
+    let sends = 0;
+    const sender = new FakeSender(() => (++sends === 1 ? new Promise<PushResult>(() => undefined) : { status: 'sent' }));
+    const box = new PushOutbox(prisma(), sender, logger, { baseBackoffMs: BACKOFF_MS, leaseMs: LEASE_MS, sendTimeoutMs: 200 });
+    expect(await box.drainOnce()).toMatchObject({ claimed: 2, sent: 1, retried: 0, failed: 1 });
+    const [silent, answered] = await rows(token);
+    expect(silent).toMatchObject({ status: PushStatus.FAILED, lockedUntil: null, lastError: 'outcome unknown: the push service did not answer within 200 ms' });
+    expect(answered).toMatchObject({ status: PushStatus.SENT });
+    // At most once: it may have reached the device, so it is not sent again.
+    await elapse(token, 3_600_000);
+    expect(await box.drainOnce()).toMatchObject({ claimed: 0 });
+    expect(sender.sent).toHaveLength(2);
+  });
+
   it('a worker that dies between claiming and recording leaves the row to be failed, not resent', async () => {
     const token = await queue();
     const dying = dyingSender();
-    void outbox(dying.sender).drainOnce();
+    // Its pass stands for a dead process; it ends on its own (sendTimeoutMs) long after the test, on a closed database.
+    void outbox(dying.sender)
+      .drainOnce()
+      .catch(() => undefined);
     await dying.sending;
     const [claimed] = await rows(token);
     expect(claimed).toMatchObject({ status: PushStatus.SENDING, attempts: 1 });

@@ -1,5 +1,7 @@
 import { loadConfig } from '../src/config';
 import type { Prisma } from '../src/db/database';
+import { eventually } from './support/eventually';
+import { FaultProxy } from './support/fault-proxy';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 /**
@@ -85,4 +87,73 @@ it('DATABASE_READ_URLS is a list of PostgreSQL URLs and needs DATABASE_URL', () 
     /^Invalid configuration: DATABASE_READ_URLS must be a comma-separated list of PostgreSQL URLs/,
   );
   expect(() => loadConfig({ DATABASE_READ_URLS: 'postgresql://r1:5432/invest' })).toThrow(/DATABASE_READ_URLS needs DATABASE_URL/);
+});
+
+/**
+ * The replica gone while the primary is fine (issue 22, finding 12): reads routed to it answer 503 in
+ * the contract's format on both faces, whichever way it went (refused, reset, silent), and serve again
+ * once it is back. On PGlite the replica's embedded database is closed under the gateway instead.
+ */
+describe('a read replica that is down', () => {
+  /** Small timeouts so a silent replica is noticed quickly: connect 2 s, statements 1 s (the client gives up 1 s later). */
+  const FAST = { DB_CONNECT_TIMEOUT_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1000' };
+  let g: TestGateway;
+  let proxy: FaultProxy | undefined;
+  let token: string;
+
+  beforeAll(async () => {
+    g = await startTestGateway(FAST, {
+      readReplica: true,
+      readUrl: async (url) => {
+        const started = await FaultProxy.start(url);
+        proxy = started.proxy;
+        return started.url;
+      },
+    });
+    token = await g.token(DEMO_EMAILS.investor);
+  });
+  afterEach(() => proxy?.restore());
+  afterAll(async () => {
+    await g.close();
+    await proxy?.close();
+  });
+
+  /** REST and GraphQL reads that go to the replica (aggregates through $queryRaw, lists through the model API). */
+  const reads = async () => {
+    const auth = { authorization: `Bearer ${token}` };
+    const gql = (query: string) => g.http.post('/graphql').set(auth).set('content-type', 'application/json').send({ query });
+    const answers = await Promise.all([
+      g.http.get('/api/v1/portfolio/performance').set(auth),
+      g.http.get('/api/v1/distributions').set(auth),
+      gql('{ portfolioPerformance { totalInvested } }'),
+      gql('{ distributions { items { id } } }'),
+    ]);
+    return answers.map((r) => ({ status: r.status, body: r.body as unknown }));
+  };
+  const UNAVAILABLE_REST = { status: 503, body: { success: false, message: 'Service temporarily unavailable.' } };
+  const UNAVAILABLE_GRAPHQL = {
+    status: 503,
+    body: { data: null, errors: [expect.objectContaining({ message: 'Service temporarily unavailable.', extensions: { code: 'SERVICE_UNAVAILABLE' } })] },
+  };
+
+  const faults: Array<[string, () => Promise<void> | void]> = process.env.TEST_DATABASE_URL
+    ? [
+        ['refused (nothing listens)', () => proxy!.down()],
+        ['reset (every connection closed)', () => proxy!.refuse()],
+        ['silent (a partition)', () => proxy!.blackhole()],
+      ]
+    : [['closed (PGlite: for good, nothing to come back)', () => g.replicaPglite!.close()]];
+  it.each(faults)('answers 503 on both faces, never 500, when the replica is %s, and serves again once it is back', async (_label, cut) => {
+    // Ready first (the replica's pool may still hold connections the previous fault broke).
+    await eventually(async () => (await reads()).every((r) => r.status === 200));
+    await cut();
+
+    expect(await reads()).toEqual([UNAVAILABLE_REST, UNAVAILABLE_REST, UNAVAILABLE_GRAPHQL, UNAVAILABLE_GRAPHQL]);
+    // The primary still serves what does not read the replica.
+    expect((await g.http.get('/api/v1/auth/me').set({ authorization: `Bearer ${token}` })).status).toBe(200);
+
+    if (!proxy) return; // a closed PGlite does not come back
+    proxy.restore();
+    await eventually(async () => (await reads()).every((r) => r.status === 200));
+  });
 });

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { Response } from 'superagent';
-import { S3FileStorage } from '../src/services/storage/s3-file-storage';
+import { S3FileStorage, type S3StorageOptions } from '../src/services/storage/s3-file-storage';
+import { FaultProxy } from './support/fault-proxy';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 /**
@@ -50,8 +51,8 @@ const binary = (res: Response, done: (err: Error | null, body: Buffer) => void) 
   res.on('data', (c: Buffer) => chunks.push(c));
   res.on('end', () => done(null, Buffer.concat(chunks)));
 };
-const upload = (bytes: Buffer) =>
-  t.http.post('/api/v1/kyc/documents').set('authorization', `Bearer ${investor}`).field('document_type', 'passport').attach('file', bytes, 'scan.pdf');
+const upload = (bytes: Buffer, g = t, token = investor) =>
+  g.http.post('/api/v1/kyc/documents').set('authorization', `Bearer ${token}`).field('document_type', 'passport').attach('file', bytes, 'scan.pdf');
 /** The bucket's objects, as S3 lists them (parts of an abandoned multipart upload are no object). */
 const objects = async () => {
   const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
@@ -61,6 +62,8 @@ const objects = async () => {
     client.destroy();
   }
 };
+
+const s3Options = (g: TestGateway) => (g.config.storage as { s3: S3StorageOptions }).s3;
 
 describe('STORAGE=s3', () => {
   it('streams an upload into the bucket and back out, byte for byte (small: one PUT; over 5 MB: a multipart upload)', async () => {
@@ -93,14 +96,7 @@ describe('STORAGE=s3', () => {
   it('answers 503 when the bucket is missing, leaving no row behind', async () => {
     const kyc = t.services.kyc as unknown as { storage: S3FileStorage };
     const configured = kyc.storage;
-    kyc.storage = new S3FileStorage({
-      endpoint,
-      bucket: 'no-such-bucket',
-      region: 'us-east-1',
-      accessKeyId: 'S3RVER',
-      secretAccessKey: 'S3RVER',
-      forcePathStyle: true,
-    });
+    kyc.storage = new S3FileStorage({ ...s3Options(t), bucket: 'no-such-bucket' });
     const rows = await t.db.prisma.kycDocument.count();
     try {
       const res = await upload(Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(2048)]));
@@ -110,5 +106,57 @@ describe('STORAGE=s3', () => {
       kyc.storage = configured;
     }
     expect(await t.db.prisma.kycDocument.count()).toBe(rows);
+  });
+});
+
+/**
+ * A store that accepts connections and then says nothing (issue 22, finding 13): the SDK set no
+ * timeout, so a request waited as long as the store stayed silent. With S3_*_TIMEOUT_MS (small here)
+ * the upload and the download answer 503 in the contract's format and nothing is stored.
+ */
+describe('STORAGE=s3 with the store silent', () => {
+  let proxy: FaultProxy;
+  let g: TestGateway;
+  let token: string;
+
+  beforeAll(async () => {
+    const started = await FaultProxy.start(endpoint);
+    proxy = started.proxy;
+    g = await startTestGateway({
+      STORAGE: 's3',
+      S3_ENDPOINT: started.url.replace(/\/$/, ''),
+      S3_BUCKET: BUCKET,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_CONNECT_TIMEOUT_MS: '300',
+      S3_SOCKET_TIMEOUT_MS: '300',
+      S3_REQUEST_TIMEOUT_MS: '1000',
+    });
+    token = await g.token(DEMO_EMAILS.investor);
+  });
+  afterAll(async () => {
+    proxy.restore();
+    await g?.close();
+    await proxy?.close();
+  });
+
+  it('answers 503 for an upload and a download, stores no object and no row, and serves again once the store answers', async () => {
+    const pdf = () => Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(4096)]);
+    const stored = await upload(pdf(), g, token);
+    expect(stored.status).toBe(201);
+    const [rows, objectsBefore] = [await g.db.prisma.kycDocument.count(), await objects()];
+
+    proxy.blackhole();
+    const unavailable = { success: false, message: 'Service temporarily unavailable.' };
+    const refused = await upload(pdf(), g, token);
+    expect({ status: refused.status, body: refused.body }).toEqual({ status: 503, body: unavailable });
+    const download = await g.http.get(`/api/v1/kyc/documents/${stored.body.data.id}/download`).set('authorization', `Bearer ${token}`);
+    expect({ status: download.status, body: download.body }).toEqual({ status: 503, body: unavailable });
+
+    proxy.restore();
+    expect(await g.db.prisma.kycDocument.count()).toBe(rows);
+    expect(await objects()).toBe(objectsBefore);
+    expect((await upload(pdf(), g, token)).status).toBe(201);
   });
 });

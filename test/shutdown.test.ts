@@ -52,6 +52,51 @@ function post(port: number, path: string, token: string, body: object) {
   return { sent, answer };
 }
 
+/**
+ * A POST sent in two steps: its headers now (with `Expect: 100-continue`, so `received` resolves once
+ * the server has taken the request up), its body when `finish()` is called. Its own connection.
+ */
+function postInTwoSteps(port: number, path: string, body: object) {
+  const payload = JSON.stringify(body);
+  let markReceived!: () => void;
+  const received = new Promise<void>((resolve) => (markReceived = resolve));
+  let req!: http.ClientRequest;
+  const answer = new Promise<Answer>((resolve) => {
+    req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), expect: '100-continue' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, complete: res.complete, connection: res.headers.connection }));
+        res.on('error', (err) => resolve({ error: String((err as NodeJS.ErrnoException).code ?? err.message) }));
+      },
+    );
+    req.on('continue', markReceived);
+    req.on('error', (err) => resolve({ error: String((err as NodeJS.ErrnoException).code ?? err.message) }));
+    req.flushHeaders();
+  });
+  return { received, answer, finish: () => void req.end(payload) };
+}
+
+/** A GET on its own connection: the answer, or the socket error that replaced it. */
+function get(port: number, path: string): Promise<Answer> {
+  return new Promise((resolve) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, complete: res.complete, connection: res.headers.connection }));
+        res.on('error', (err) => resolve({ error: String((err as NodeJS.ErrnoException).code ?? err.message) }));
+      })
+      .on('error', (err) => resolve({ error: String((err as NodeJS.ErrnoException).code ?? err.message) }));
+  });
+}
+
 async function register(port: number, email: string): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${port}/api/v1/auth/register`, {
     method: 'POST',
@@ -144,6 +189,44 @@ describe('process lifecycle', () => {
 
       await server.logged((l) => l.msg === 'stopped');
       expect(await server.exited).toBe(0);
+    },
+    PROCESS_TEST_MS,
+  );
+
+  // Runs on the database migrated above. A load balancer keeps probing /readyz while an instance drains:
+  // answers express sends synchronously must not meet the drain's own header handling (issue 22, finding 11).
+  it(
+    'while draining answers health checks and other synchronous routes with Connection: close, completes the request in flight, and exits 0',
+    async () => {
+      const server = startServer(dataDir);
+      const port = (await server.logged((l) => typeof l.port === 'number')).port as number;
+      await server.logged((l) => l.msg === 'ready');
+      const inFlight = postInTwoSteps(port, '/api/v1/auth/register', {
+        name: 'Drain Probe',
+        email: 'drain-probe@example.com',
+        password: 'Secret123!',
+        password_confirmation: 'Secret123!',
+      });
+      await inFlight.received;
+
+      server.child.kill('SIGTERM');
+      await server.logged((l) => l.msg === 'shutting down: draining requests');
+      // Sequential: each is answered while the request above still holds the drain open.
+      const probes: Record<string, Answer> = {};
+      for (const path of ['/readyz', '/healthz', '/no-such-route', '/api/v1/openapi.json']) probes[path] = await get(port, path);
+      inFlight.finish();
+
+      expect({ probes, inFlight: await inFlight.answer, exit: await server.exited }).toEqual({
+        probes: {
+          '/readyz': { status: 503, complete: true, connection: 'close' },
+          '/healthz': { status: 200, complete: true, connection: 'close' },
+          '/no-such-route': { status: 404, complete: true, connection: 'close' },
+          '/api/v1/openapi.json': { status: 200, complete: true, connection: 'close' },
+        },
+        inFlight: { status: 201, complete: true, connection: 'close' },
+        exit: 0,
+      });
+      expect(server.lines.some((l) => l.msg === 'stopped')).toBe(true);
     },
     PROCESS_TEST_MS,
   );

@@ -25,8 +25,15 @@ export interface PgPoolOptions {
  */
 export const READ_MARGIN_MS = 1000;
 
-/** Errors that mean the connection (not the statement) failed. */
-const LOST_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+/**
+ * Errors that mean the connection (not the statement) failed: the server ending sessions (57P0x) or
+ * refusing them (class 08, connection exception, bar 08P01 protocol violation), and the socket's own
+ * (refused, reset, unreachable host or network, name lookup failed).
+ */
+const LOST_CODES = new Set([
+  ...['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006'],
+  ...['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN'],
+]);
 const LOST_MESSAGES = /Connection terminated|not queryable|timeout exceeded when trying to connect|Client was closed|Cannot use a pool after calling end/i;
 
 export function isConnectionLost(err: unknown): boolean {

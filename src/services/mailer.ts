@@ -20,14 +20,15 @@ export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
 
   /**
-   * `url`: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465. The timeouts keep a
-   * hanging server from holding a request for minutes; query parameters of the URL override them.
+   * `url`: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465. `timeoutMs` bounds
+   * connecting, the server's greeting and any silence after it (SMTP_TIMEOUT_MS), so a silent server
+   * fails the message instead of holding it (and its connection) for as long as it stays silent.
    */
-  constructor(url: string, from: string) {
+  constructor(url: string, from: string, timeoutMs: number) {
     // Loaded only when SMTP_URL is set: a gateway without mail does not carry it (memory, docs/benchmarks.md).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const nodemailer = require('nodemailer') as typeof import('nodemailer');
-    this.transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from });
+    this.transport = nodemailer.createTransport({ url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs }, { from });
   }
 
   async send(message: MailMessage): Promise<void> {
@@ -56,8 +57,8 @@ export class DroppingMailer implements Mailer {
   }
 }
 
-export function createMailer(config: Pick<Config, 'env' | 'smtpUrl' | 'mailFrom'>, logger: Logger): Mailer {
-  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, config.mailFrom);
+export function createMailer(config: Pick<Config, 'env' | 'smtpUrl' | 'mailFrom' | 'smtpTimeoutMs'>, logger: Logger): Mailer {
+  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, config.mailFrom, config.smtpTimeoutMs);
   if (config.env !== 'production') return new LogMailer(logger);
   logger.warn('SMTP_URL is not set: password reset mails and account notices are dropped');
   return new DroppingMailer(logger);

@@ -35,7 +35,8 @@ export const commitAfterInsertInto = (table: string): CutMatch => {
  * accepts connections and keeps every socket open but forwards nothing (in either direction), as a
  * network partition looks to both ends. `restore()` forwards again; connections opened during the
  * partition are dropped then (they never reached the server). `refuse()` is the server going away
- * instead: every connection is closed and new ones are closed at once, until `restore()`.
+ * instead: every connection is closed and new ones are closed at once, until `restore()`. `down()` is
+ * its host going away: nothing listens any more (connections are refused: ECONNREFUSED) until `restore()`.
  * `cutAfter()` loses one answer: the next message that matches reaches the server, and the
  * connection is reset under the client before the server's answer can come back.
  */
@@ -46,6 +47,7 @@ export class FaultProxy {
   private blackholed = false;
   private refusing = false;
   private cut: { match: CutMatch; done: () => void } | undefined;
+  private listenPort = 0;
 
   private constructor(
     private readonly host: string,
@@ -57,9 +59,10 @@ export class FaultProxy {
     const target = new URL(url);
     const proxy = new FaultProxy(target.hostname, Number(target.port || 5432));
     await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+    proxy.listenPort = (proxy.server.address() as net.AddressInfo).port;
     const via = new URL(url);
     via.hostname = '127.0.0.1';
-    via.port = String((proxy.server.address() as net.AddressInfo).port);
+    via.port = String(proxy.listenPort);
     return { proxy, url: via.toString() };
   }
 
@@ -82,7 +85,13 @@ export class FaultProxy {
     return new Promise((done) => (this.cut = { match, done }));
   }
 
+  async down(): Promise<void> {
+    this.refuse();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
   restore(): void {
+    if (!this.server.listening) this.server.listen(this.listenPort, '127.0.0.1');
     this.blackholed = false;
     this.refusing = false;
     for (const socket of this.held) socket.destroy();
@@ -91,7 +100,7 @@ export class FaultProxy {
 
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
-    await new Promise((resolve) => this.server.close(resolve));
+    if (this.server.listening) await new Promise((resolve) => this.server.close(resolve));
   }
 
   private track(socket: net.Socket): net.Socket {

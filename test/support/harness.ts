@@ -22,6 +22,8 @@ export interface TestGateway {
   config: Config;
   /** The embedded database (PGlite runs only), e.g. for a test that closes it under the gateway. */
   pglite?: PGlite;
+  /** The read replica's embedded database (PGlite runs with `readReplica` only). */
+  replicaPglite?: PGlite;
   http: ReturnType<typeof request>;
   /** Logs in through the REST face; returns the access token. */
   token(email: string, password?: string): Promise<string>;
@@ -42,7 +44,7 @@ let counter = 0;
 async function cloneTemplate(
   config: Config,
   options: GatewayOptions,
-): Promise<{ db: Database; pglite?: PGlite; reopen: () => Promise<Database>; drop: () => Promise<void> }> {
+): Promise<{ db: Database; pglite?: PGlite; replicaPglite?: PGlite; reopen: () => Promise<Database>; drop: () => Promise<void> }> {
   const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
   if (!info) throw new Error('test template missing: run through jest (globalSetup)');
   if (info.kind === 'pglite') {
@@ -55,11 +57,12 @@ async function cloneTemplate(
     return {
       db: await open(),
       pglite,
+      replicaPglite,
       reopen: open,
       drop: async () => {
         if (!pglite.closed) await pglite.close();
         await replica?.close();
-        await replicaPglite?.close(); // a PGlite passed in is the caller's to close (its timers keep a worker alive)
+        if (replicaPglite && !replicaPglite.closed) await replicaPglite.close(); // a PGlite passed in is the caller's to close (its timers keep a worker alive)
       },
     };
   }
@@ -73,7 +76,9 @@ async function cloneTemplate(
   await admin.end();
   const ownUrl = withDatabase(info.serverUrl!, name);
   const url = (await options.databaseUrl?.(ownUrl)) ?? ownUrl;
-  const readUrls = names.slice(1).map((n) => withDatabase(info.serverUrl!, n));
+  const readUrls = await Promise.all(
+    names.slice(1).map(async (n) => (await options.readUrl?.(withDatabase(info.serverUrl!, n))) ?? withDatabase(info.serverUrl!, n)),
+  );
   const open = () => openDatabase({ databaseUrl: url, readUrls, poolSize: 10, timeouts: databaseTimeouts(config) });
   // Dropped (the replica too: same prefix) by the global teardown with the other copies of this run, not here (see clonePrefix).
   return { db: await open(), reopen: open, drop: async () => undefined };
@@ -86,13 +91,15 @@ export interface GatewayOptions {
   logger?: Logger;
   /** Give the gateway a read replica (`db.replicas[0]`): a separate copy of the seeded database. */
   readReplica?: boolean;
+  /** PostgreSQL: the URL the gateway reads the replica through, given the replica's own (like `databaseUrl`). */
+  readUrl?: (url: string) => string | Promise<string>;
 }
 
 const testConfig = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env });
 
 export async function startTestGateway(env: Record<string, string> = {}, options: GatewayOptions = {}): Promise<TestGateway> {
-  const { db, pglite, reopen, drop } = await cloneTemplate(testConfig(env), options);
-  return gatewayOn(db, env, reopen, drop, pglite, options.logger);
+  const { db, pglite, replicaPglite, reopen, drop } = await cloneTemplate(testConfig(env), options);
+  return { ...(await gatewayOn(db, env, reopen, drop, pglite, options.logger)), replicaPglite };
 }
 
 async function gatewayOn(

@@ -1,5 +1,6 @@
 import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import { GraphQLError } from 'graphql';
+import pg from 'pg';
 import pino from 'pino';
 import { ArgumentValidationError } from 'type-graphql';
 import {
@@ -61,18 +62,6 @@ describe('the GraphQL face', () => {
     expect(normalizeError(new Error('wrapped', { cause: { code: '57014' } }))).toBeInstanceOf(ServiceUnavailableError);
   });
 
-  it('reads a lost connection that the driver adapter reported as unavailable, whichever query raised it', () => {
-    // A raw statement (P2010) on a connection reset under it (issue 22: an audit INSERT answered 500).
-    for (const kind of ['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections'] as const) {
-      const raw = new Prisma.PrismaClientKnownRequestError('Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`', {
-        code: 'P2010',
-        clientVersion: Prisma.prismaVersion.client,
-        meta: { driverAdapterError: new DriverAdapterError(kind === 'DatabaseNotReachable' ? { kind, host: 'db', port: 5432 } : ({ kind } as never)) },
-      });
-      expect(normalizeError(raw)).toBeInstanceOf(ServiceUnavailableError);
-    }
-  });
-
   it("keeps GraphQL's own request errors with their codes", () => {
     const syntax = new GraphQLError('Syntax Error', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
     expect(normalizeError(syntax)).toBe(syntax);
@@ -129,5 +118,68 @@ describe('the REST face', () => {
   it('answers an unexpected error, even a GraphQL request error, with 500 and no detail', () => {
     expect(rest(new Error('secret detail'))).toEqual({ status: 500, headers: {}, body: { success: false, message: 'Server Error.' } });
     expect(rest(new GraphQLError('Cannot query field', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })).status).toBe(500);
+  });
+});
+
+/**
+ * Every shape in which a client says "the database cannot be reached" is 503, never 500 (issue 22,
+ * finding 12: a replica read through $queryRaw answered 500). The shapes are the ones each client
+ * raises: pg's socket and server errors, pg-pool's, Prisma's model API and raw queries (driver adapter
+ * errors under P2010), Prisma's start-up error, PGlite closed, and any of them wrapped by graphql-js.
+ */
+describe('a database that cannot be reached, whichever client says so', () => {
+  const socketError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:5432`), { code, errno: -1, syscall: 'connect' });
+  const serverError = (code: string) =>
+    Object.assign(new pg.DatabaseError('terminating connection due to administrator command', 0, 'error'), { code, severity: 'FATAL' });
+  const known = (code: string, meta?: Record<string, unknown>) =>
+    new Prisma.PrismaClientKnownRequestError(`\nInvalid \`prisma.$queryRaw()\` invocation:\n\n\nRaw query failed.`, { code, clientVersion: '7', meta });
+  const adapter = (cause: Record<string, unknown>) => ({ driverAdapterError: new DriverAdapterError(cause as never) });
+
+  it.each<[string, unknown]>([
+    ...['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].map((c): [string, unknown] => [
+      `pg socket ${c}`,
+      socketError(c),
+    ]),
+    ...['57P01', '57P02', '57P03', '08006', '08001', '53300', '57014', '25P03'].map((c): [string, unknown] => [`server ${c}`, serverError(c)]),
+    ['pg: connection ended', new Error('Connection terminated unexpectedly')],
+    ['pg: connect timeout', new Error('Connection terminated due to connection timeout', { cause: new Error('Connection terminated unexpectedly') })],
+    ['pg-pool: no free connection in time', new Error('timeout exceeded when trying to connect')],
+    ['pg: broken client', new Error('Client has encountered a connection error and is not queryable')],
+    ['pg-pool: ended', new Error('Cannot use a pool after calling end on the pool')],
+    ['the pool watchdog', Object.assign(new Error('Database did not answer within 2000 ms'), { code: 'ETIMEDOUT' })],
+    ['model API: unreachable (P1001)', known('P1001', { modelName: 'User', ...adapter({ kind: 'DatabaseNotReachable', host: 'replica', port: 5432 }) })],
+    ...['P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2037'].map((c): [string, unknown] => [`Prisma ${c}`, known(c)]),
+    ...['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionAlreadyClosed'].map((kind): [string, unknown] => [
+      `raw query (P2010): ${kind}`,
+      known('P2010', adapter({ kind, cause: 'x' })),
+    ]),
+    [
+      'raw query (P2010): the server ended the session',
+      known('P2010', adapter({ kind: 'postgres', code: '57P01', severity: 'FATAL', message: 'terminating connection' })),
+    ],
+    ['a socket error as the cause', new Error('query failed', { cause: socketError('ECONNREFUSED') })],
+    ['start-up', new Prisma.PrismaClientInitializationError("Can't reach database server at replica:5432", '7', 'P1001')],
+    ['PGlite closed', new Error('PGlite is closed')],
+    [
+      'wrapped by graphql-js',
+      new GraphQLError('Raw query failed.', { originalError: known('P2010', adapter({ kind: 'DatabaseNotReachable', host: 'replica' })) }),
+    ],
+  ])('%s → 503 on both faces', (_label, err) => {
+    expect(normalizeError(err)).toBeInstanceOf(ServiceUnavailableError);
+    expect(rest(err)).toEqual({ status: 503, headers: {}, body: { success: false, message: 'Service temporarily unavailable.' } });
+  });
+
+  it.each<[string, unknown]>([
+    ['unique violation (P2002)', known('P2002', adapter({ kind: 'UniqueConstraintViolation', constraint: { fields: ['email'] } }))],
+    ['record not found (P2025)', known('P2025')],
+    [
+      'raw query (P2010): a missing table',
+      known('P2010', adapter({ kind: 'postgres', code: '42P01', severity: 'ERROR', message: 'relation "x" does not exist' })),
+    ],
+    ['raw query (P2010): a bad value', known('P2010', adapter({ kind: 'InvalidInputValue', message: 'invalid input syntax' }))],
+    ['server: syntax error', serverError('42601')],
+    ['a bug', new TypeError('x is undefined')],
+  ])('%s stays a server error (500), not an outage', (_label, err) => {
+    expect(normalizeError(err)).toBeInstanceOf(InternalError);
   });
 });

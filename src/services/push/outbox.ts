@@ -11,6 +11,8 @@ export interface OutboxOptions {
   leaseMs?: number;
   /** Sends before a retryable failure becomes FAILED. */
   maxAttempts?: number;
+  /** The longest wait for one send (PUSH_SEND_TIMEOUT_MS); below leaseMs. */
+  sendTimeoutMs?: number;
   /** Back-off after the first failed attempt; doubles with each attempt, capped at maxBackoffMs. */
   baseBackoffMs?: number;
   maxBackoffMs?: number;
@@ -39,6 +41,7 @@ interface ClaimedRow {
 }
 
 export const CRASH_ERROR = 'outcome unknown after a crash: the lease expired while sending';
+const noAnswer = (ms: number) => `outcome unknown: the push service did not answer within ${ms} ms`;
 const TOKEN_GONE = 'device token no longer registered to the user';
 
 const stringData = (data: PrismaNs.JsonValue): Record<string, string> =>
@@ -61,6 +64,7 @@ export class PushOutbox {
   private readonly batchSize: number;
   private readonly leaseMs: number;
   private readonly maxAttempts: number;
+  private readonly sendTimeoutMs: number;
   private readonly baseBackoffMs: number;
   private readonly maxBackoffMs: number;
   private timer: NodeJS.Timeout | undefined;
@@ -75,6 +79,7 @@ export class PushOutbox {
     this.batchSize = options.batchSize ?? 100;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.maxAttempts = options.maxAttempts ?? 5;
+    this.sendTimeoutMs = options.sendTimeoutMs ?? 10_000;
     this.baseBackoffMs = options.baseBackoffMs ?? 30_000;
     this.maxBackoffMs = options.maxBackoffMs ?? 3_600_000;
   }
@@ -176,10 +181,20 @@ export class PushOutbox {
       body: row.body,
       data: { ...stringData(row.data), notificationId: String(row.notificationId), type: row.type.toLowerCase() },
     };
+    // A send with no answer in time holds the pass no longer. It may still have reached the device, so
+    // like a crash it is not sent again (at most once); the request itself goes on in the background,
+    // bounded by the push client's own timeouts (firebase-admin: 15 s per attempt).
+    let timer: NodeJS.Timeout | undefined;
+    // unref: stop() already waits for the pass; the timer alone must not keep a process alive.
+    const expired = new Promise<PushResult>((resolve) => {
+      timer = setTimeout(() => resolve({ status: 'failed', error: noAnswer(this.sendTimeoutMs), invalidToken: false }), this.sendTimeoutMs).unref();
+    });
     try {
-      return await this.sender.send(message);
+      return await Promise.race([this.sender.send(message), expired]);
     } catch (err) {
       return { status: 'retry', error: err instanceof Error ? err.message : String(err) };
+    } finally {
+      clearTimeout(timer);
     }
   }
 

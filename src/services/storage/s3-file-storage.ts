@@ -14,17 +14,31 @@ export interface S3StorageOptions {
   secretAccessKey?: string;
   /** `bucket` in the path instead of the host name, as most S3-compatible servers want. */
   forcePathStyle: boolean;
+  /** Milliseconds (docs/operations.md "Outbound calls"). */
+  timeouts: {
+    /** Opening a connection. */
+    connectMs: number;
+    /** The store silent (no byte either way) at any point of a request: waiting for its answer or mid-transfer. */
+    socketMs: number;
+    /** One request, from its first byte to the store's answer (a download's body streams on after it). */
+    requestMs: number;
+  };
 }
 
 /** S3's multipart minimum: at most one part is held in memory at a time (queueSize 1). */
 const PART_BYTES = 5 * 1024 * 1024;
+/**
+ * Tries per request (the SDK's default is 3): one retry still rides out a dropped connection or a
+ * throttled answer, and a silent store costs 2 socket timeouts rather than 3.
+ */
+const MAX_ATTEMPTS = 2;
 
 /**
  * FileStorage on an S3-compatible object store (@aws-sdk/client-s3). Uploads stream through
  * @aws-sdk/lib-storage (one PutObject for small files, a multipart upload aborted on failure for
  * larger ones), so a failed or refused upload leaves no object. Downloads stream the object's body.
- * The store being unreachable or misconfigured (no such bucket, bad credentials) is a 503; the
- * content's own errors (a refused or broken upload) pass through as they are.
+ * The store being unreachable, silent (the timeouts) or misconfigured (no such bucket, bad
+ * credentials) is a 503; the content's own errors (a refused or broken upload) pass through as they are.
  */
 export class S3FileStorage implements FileStorage {
   private readonly client: S3Client;
@@ -39,6 +53,15 @@ export class S3FileStorage implements FileStorage {
       // default (aws-chunked bodies with CRC32 trailers).
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // The SDK sets no timeout at all by default: a silent store held a request as long as it stayed silent.
+      // requestTimeout only logs a warning unless throwOnRequestTimeout is set (@smithy/node-http-handler).
+      requestHandler: {
+        connectionTimeout: options.timeouts.connectMs,
+        socketTimeout: options.timeouts.socketMs,
+        requestTimeout: options.timeouts.requestMs,
+        throwOnRequestTimeout: true,
+      },
+      maxAttempts: MAX_ATTEMPTS,
     });
   }
 
