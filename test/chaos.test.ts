@@ -13,7 +13,7 @@ import { budget } from './support/time-budget';
 
 /**
  * Chaos (issue 22): two gateway processes (the real entry point) under a mixed load, with every
- * dependency behind a fault proxy — PostgreSQL, Redis and S3 — cut, silenced and reset, PostgreSQL
+ * dependency behind a fault proxy — PostgreSQL, a read replica, Redis and S3 — cut, silenced and reset, PostgreSQL
  * also right after a COMMIT was sent and in the middle of a transaction. Every answer is a 2xx, a
  * documented 4xx or a 503 within the documented bound; no process exits; every acknowledged write
  * is there exactly once; and every key retried until it got a final answer has exactly one row.
@@ -64,7 +64,7 @@ if (process.env.TEST_DATABASE_URL) {
     let s3Dir: string;
     let db: Awaited<ReturnType<typeof childDatabase>>;
     let sql: Client;
-    const proxies: Record<'pg' | 'redis' | 's3', FaultProxy> = {} as never;
+    const proxies: Record<'pg' | 'replica' | 'redis' | 's3', FaultProxy> = {} as never;
     let gateways: Array<ReturnType<typeof startEntry> & { url: string }>;
 
     beforeAll(async () => {
@@ -75,12 +75,15 @@ if (process.env.TEST_DATABASE_URL) {
       sql = new Client({ connectionString: db.url });
       await sql.connect();
       const pg = await FaultProxy.start(db.url!);
+      // The read replica (DATABASE_READ_URLS): the same database through a proxy of its own, so it can fail alone.
+      const replica = await FaultProxy.start(db.url!);
       const redis = await FaultProxy.start('redis://127.0.0.1:6379');
       const s3Proxy = await FaultProxy.start(`http://127.0.0.1:${s3Port}`);
-      Object.assign(proxies, { pg: pg.proxy, redis: redis.proxy, s3: s3Proxy.proxy });
+      Object.assign(proxies, { pg: pg.proxy, replica: replica.proxy, redis: redis.proxy, s3: s3Proxy.proxy });
       const env = {
         ...FAST,
         DATABASE_URL: pg.url,
+        DATABASE_READ_URLS: replica.url,
         NODE_ENV: 'development',
         ROLE: 'api',
         JWT_SECRET,
@@ -95,6 +98,8 @@ if (process.env.TEST_DATABASE_URL) {
         S3_ACCESS_KEY_ID: 'S3RVER',
         S3_SECRET_ACCESS_KEY: 'S3RVER',
         S3_FORCE_PATH_STYLE: 'true',
+        // A silent store is given up after 2 × this (docs/api.md), well within the bound below.
+        S3_SOCKET_TIMEOUT_MS: '1000',
         // A key whose release could not reach the database is free again after this (docs/api.md).
         IDEMPOTENCY_LOCK_SECONDS: '3',
         DB_POOL_SIZE: '5',
@@ -152,13 +157,18 @@ if (process.env.TEST_DATABASE_URL) {
           unit.id,
         ]);
 
-        type Answer = { kind: string; status: number; ms: number; gateway: number };
+        type Answer = { kind: string; status: number; ms: number; gateway: number; begun: number };
         const answers: Answer[] = [];
         const faults: string[] = [];
         let previousCut: Promise<void> | undefined;
         let kycCommitLost = false;
-        /** Faults driven by progress (answers so far), not time; each heals after a number of further answers. */
-        const schedule: Array<{ at: number; name: string; start: () => unknown; heal?: { after: number; run: () => void } }> = [
+        /**
+         * Faults driven by progress (answers so far), not time, in order of `at`. Each heals after a
+         * number of further answers, or once a request of a kind sent after it began has been answered
+         * (`felt`): a silence must hold until a request meets it, or the fault proves nothing.
+         */
+        type Heal = { after: number; run: () => void } | { felt: string; run: () => void };
+        const schedule: Array<{ at: number; name: string; start: () => unknown; heal?: Heal }> = [
           { at: 10, name: 'pg reset after COMMIT', start: () => proxies.pg.cutAfter(commitAfterInsertInto('investment_requests')) },
           { at: 25, name: 'pg reset mid-transaction', start: () => proxies.pg.cutAfter(insertsInto('withdrawal_requests')) },
           { at: 40, name: 'pg silent', start: () => proxies.pg.blackhole(), heal: { after: 8, run: () => proxies.pg.restore() } },
@@ -166,7 +176,9 @@ if (process.env.TEST_DATABASE_URL) {
           { at: 80, name: 'pg cut', start: () => proxies.pg.refuse(), heal: { after: 6, run: () => proxies.pg.restore() } },
           { at: 95, name: 's3 cut', start: () => proxies.s3.refuse(), heal: { after: 8, run: () => proxies.s3.restore() } },
           { at: 110, name: 'redis silent', start: () => proxies.redis.blackhole(), heal: { after: 10, run: () => proxies.redis.restore() } },
+          { at: 115, name: 'replica cut', start: () => proxies.replica.refuse(), heal: { felt: 'read', run: () => proxies.replica.restore() } },
           { at: 125, name: 'pg reset after COMMIT', start: () => (previousCut = proxies.pg.cutAfter(commitAfterInsertInto('withdrawal_requests'))) },
+          { at: 130, name: 's3 silent', start: () => proxies.s3.blackhole(), heal: { felt: 'upload', run: () => proxies.s3.restore() } },
           // Armed once the previous reset happened (the proxy holds one cut at a time); checked below that it happened too.
           {
             at: 135,
@@ -177,19 +189,24 @@ if (process.env.TEST_DATABASE_URL) {
               kycCommitLost = true;
             },
           },
+          { at: 145, name: 'replica silent', start: () => proxies.replica.blackhole(), heal: { felt: 'read', run: () => proxies.replica.restore() } },
         ];
-        const healing: Array<{ at: number; run: () => void }> = [];
-        const onAnswer = () => {
+        const healing: Array<{ at: number; since: number; name: string; heal: Heal }> = [];
+        /** The status of the request that met each `felt` fault. */
+        const met: Record<string, number> = {};
+        const onAnswer = (last: Answer) => {
           const done = answers.length;
           while (schedule.length && done >= schedule[0].at) {
             const fault = schedule.shift()!;
             faults.push(fault.name);
             void fault.start();
-            if (fault.heal) healing.push({ at: done + fault.heal.after, run: fault.heal.run });
+            if (fault.heal) healing.push({ at: done + ('after' in fault.heal ? fault.heal.after : 0), since: Date.now(), name: fault.name, heal: fault.heal });
           }
-          for (const h of healing.filter((x) => done >= x.at)) {
+          const due = healing.filter((h) => ('felt' in h.heal ? last.kind === h.heal.felt && last.begun >= h.since : done >= h.at));
+          for (const h of due) {
+            if ('felt' in h.heal) met[h.name] = last.status;
             healing.splice(healing.indexOf(h), 1);
-            h.run();
+            h.heal.run();
           }
         };
 
@@ -201,8 +218,9 @@ if (process.env.TEST_DATABASE_URL) {
             async (r) => ({ status: r.status, body: await r.text() }),
             () => ({ status: 0, body: '' }), // no HTTP answer at all
           );
-          answers.push({ kind, status: res.status, ms: Date.now() - begun, gateway });
-          onAnswer();
+          const answer = { kind, status: res.status, ms: Date.now() - begun, gateway, begun };
+          answers.push(answer);
+          onAnswer(answer);
           return res;
         };
         const json =
@@ -268,11 +286,12 @@ if (process.env.TEST_DATABASE_URL) {
                 (t) => Number((JSON.parse(t) as { data: { createWithdrawalRequest: { id: string } } }).data.createWithdrawalRequest.id),
               ),
             ),
-          () => send('read', '/api/v1/units?per_page=5', { headers: auth }),
+          // Reads that go to the replica.
+          () => send('read', ['/api/v1/units?per_page=5', '/api/v1/portfolio/performance', '/api/v1/distributions'][turn % 3], { headers: auth }),
           () => send('graphql', '/graphql', json({ query: '{ me { id } }' })()),
           async () => outcomes.uploads.push(await keyed('upload', '/api/v1/kyc/documents', upload, (t) => (JSON.parse(t) as { data: { id: number } }).data.id)),
         ];
-        const TOTAL = 150;
+        const TOTAL = 170;
         let next = 0;
         const client = async () => {
           while (next < TOTAL) {
@@ -281,7 +300,7 @@ if (process.env.TEST_DATABASE_URL) {
           }
         };
         await Promise.all(Array.from({ length: 6 }, client));
-        for (const h of healing) h.run();
+        for (const h of healing) h.heal.run();
         for (const p of Object.values(proxies)) p.restore();
 
         // Every fault happened, and was felt; and no process exited.
@@ -295,9 +314,14 @@ if (process.env.TEST_DATABASE_URL) {
             's3 cut',
             'redis silent',
             'pg reset after a KYC COMMIT',
+            'replica cut',
+            's3 silent',
+            'replica silent',
           ]),
         );
         expect(answers.some((a) => a.status === 503)).toBe(true);
+        // A replica down or silent, and a silent store, each answered the request that met it with a 503.
+        expect(met).toEqual({ 'replica cut': 503, 's3 silent': 503, 'replica silent': 503 });
         expect(gateways.map((g) => g.child.exitCode)).toEqual([null, null]);
 
         // Only 2xx, a documented 4xx (409 for a key still held) or 503; all within the bound.

@@ -62,18 +62,6 @@ describe('the GraphQL face', () => {
     expect(normalizeError(new Error('wrapped', { cause: { code: '57014' } }))).toBeInstanceOf(ServiceUnavailableError);
   });
 
-  it('reads a lost connection that the driver adapter reported as unavailable, whichever query raised it', () => {
-    // A raw statement (P2010) on a connection reset under it (issue 22: an audit INSERT answered 500).
-    for (const kind of ['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections'] as const) {
-      const raw = new Prisma.PrismaClientKnownRequestError('Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`', {
-        code: 'P2010',
-        clientVersion: Prisma.prismaVersion.client,
-        meta: { driverAdapterError: new DriverAdapterError(kind === 'DatabaseNotReachable' ? { kind, host: 'db', port: 5432 } : ({ kind } as never)) },
-      });
-      expect(normalizeError(raw)).toBeInstanceOf(ServiceUnavailableError);
-    }
-  });
-
   it("keeps GraphQL's own request errors with their codes", () => {
     const syntax = new GraphQLError('Syntax Error', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
     expect(normalizeError(syntax)).toBe(syntax);
