@@ -118,6 +118,7 @@ const UNAVAILABLE_CODES = new Set(['57014', '25P03', '53300', 'P1001', 'P1002', 
 const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionAlreadyClosed']);
 
 type ErrorLike = {
+  kind?: unknown;
   code?: unknown;
   cause?: unknown;
   errorCode?: unknown;
