@@ -15,6 +15,7 @@ import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-mac
 import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
 import { audit, pick } from './audit.service';
+import { changes } from './change-feed';
 
 type Tx = PrismaNs.TransactionClient;
 
@@ -137,6 +138,7 @@ export class InvestmentRequestService {
         target: { type: 'investment_request', id: created.id },
         changes: { after: pick(created, 'investorId', 'unitId', 'amount', 'ownershipPercentage', 'status') },
       });
+      await changes.publish(tx, { type: 'investment_request', id: created.id, investorId });
       return { ...created, unit: { id: unit.id, code: unit.code, name: unit.name } };
     });
   }
@@ -229,7 +231,7 @@ export class InvestmentRequestService {
   /** Checked, guarded transition: a concurrent change of the same request is a 409 too. */
   private async move(
     tx: Tx,
-    request: { id: number; status: InvestmentRequestStatus },
+    request: { id: number; investorId: number; status: InvestmentRequestStatus },
     to: InvestmentRequestStatus,
     data: PrismaNs.InvestmentRequestUpdateManyMutationInput,
   ) {
@@ -239,6 +241,7 @@ export class InvestmentRequestService {
       await tx.investmentRequest.updateMany({ where: { id: request.id, status: request.status }, data: { ...data, status: to } }),
     );
     await audit.transition(tx, 'investment_request', request.id, request.status, to, data);
+    await changes.publish(tx, { type: 'investment_request', id: request.id, investorId: request.investorId });
   }
 }
 

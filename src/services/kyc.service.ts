@@ -12,6 +12,7 @@ import { notify } from './notification.service';
 import { KYC_DOCUMENT, assertTransition, assertUpdated } from './state-machine';
 import type { FileStorage } from './storage/file-storage';
 import { audit, pick } from './audit.service';
+import { changes } from './change-feed';
 import { UploadInspector, type FileKind, type FileUpload } from './storage/upload';
 
 export interface KycDocumentsFilter {
@@ -147,6 +148,7 @@ export class KycService {
           target: { type: 'kyc_document', id: doc.id },
           changes: { after: pick(doc, 'investorId', 'documentType', 'mimeType', 'sizeBytes', 'status') },
         });
+        await changes.publish(tx, { type: 'kyc_status', investorId });
         return doc;
       });
     } catch (err) {
@@ -184,7 +186,10 @@ export class KycService {
   /** PENDING → APPROVED | REJECTED (guarded), and the investor is told in the same transaction. */
   private review(reviewer: AuthUser, id: number, to: KycDocumentStatus, reason: string | null) {
     return this.prisma.$transaction(async (tx) => {
-      const doc = await tx.kycDocument.findUnique({ where: { id }, select: { status: true, documentType: true, investor: { select: { userId: true } } } });
+      const doc = await tx.kycDocument.findUnique({
+        where: { id },
+        select: { status: true, documentType: true, investorId: true, investor: { select: { userId: true } } },
+      });
       if (!doc) throw new NotFoundError();
       assertTransition(KYC_DOCUMENT, doc.status, to);
       assertUpdated(
@@ -195,6 +200,7 @@ export class KycService {
         }),
       );
       await audit.transition(tx, 'kyc_document', id, doc.status, to, { rejectionReason: reason, reviewedById: reviewer.id });
+      await changes.publish(tx, { type: 'kyc_status', investorId: doc.investorId });
       const kind = doc.documentType.toLowerCase().replace(/_/g, ' ');
       const ok = to === KycDocumentStatus.APPROVED;
       await notify(tx, {
