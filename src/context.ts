@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { AuthUser } from './domain/auth-user';
 import type { Services } from './services';
+import type { WatchOptions } from './services/change-feed';
 
 export interface RequestMeta {
   ip: string;
@@ -19,6 +20,8 @@ export interface Context {
   user: AuthUser | null;
   services: Services;
   request: RequestMeta;
+  /** Set on the WebSocket face only: how far a subscriber may fall behind (src/subscriptions.ts). */
+  live?: WatchOptions;
 }
 
 /**
