@@ -335,3 +335,23 @@ describe('limits, answered by the protocol', () => {
     await acknowledged(after);
   });
 });
+
+describe('token expiry', () => {
+  let short: TestGateway;
+  beforeAll(async () => {
+    short = await startTestGateway({ ACCESS_TOKEN_TTL: '2' });
+    await new Promise<void>((resolve) => short.gateway.server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => short.close());
+
+  it('closes the socket with 4401 when the access token expires (the client reconnects with a fresh one)', async () => {
+    const token = await short.token(DEMO_EMAILS.investor);
+    const expiresAt = short.services.auth.accessTokenExpiry(token)!;
+    const c = liveClient(`ws://127.0.0.1:${(short.gateway.server.address() as AddressInfo).port}/graphql`, token);
+    clients.push(c);
+    await acknowledged(c);
+    expect(await closeCode(c, 10_000)).toBe(4401);
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
+    expect(Date.now() - expiresAt).toBeLessThan(5000);
+  });
+});
