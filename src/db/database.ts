@@ -48,6 +48,8 @@ export interface DatabaseTimeouts extends PgTimeouts {
 export interface DatabaseOptions {
   /** postgresql://… → PostgreSQL through node-postgres; unset → embedded PGlite. */
   databaseUrl?: string;
+  /** The change feed's LISTEN connection, when `databaseUrl` is a transaction pooler (PgBouncer), which cannot hold one; default `databaseUrl`. */
+  listenUrl?: string;
   /** Read replicas of `databaseUrl` (PostgreSQL), each with a pool of `poolSize`. */
   readUrls?: string[];
   /** Where PGlite keeps its files; ignored for PostgreSQL. */
@@ -124,7 +126,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       ping: (timeoutMs) => withTimeout(pool.query('SELECT 1'), timeoutMs),
       listen: (channel, handlers) =>
-        listenPostgres({ connectionString: url, channel, connectMs: options.timeouts?.connectMs ?? 0, logger: options.logger }, handlers),
+        listenPostgres({ connectionString: options.listenUrl ?? url, channel, connectMs: options.timeouts?.connectMs ?? 0, logger: options.logger }, handlers),
       close: async () => {
         await Promise.all([prisma, ...replicas.map((r) => r.prisma)].map((client) => client.$disconnect()));
         await Promise.all([pool, ...replicaPools].map((p) => p.end()));
