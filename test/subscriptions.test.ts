@@ -191,6 +191,54 @@ describe('events', () => {
   });
 });
 
+describe('operations', () => {
+  const metric = async (name: string) => {
+    const text = (await t.http.get('/metrics')).text;
+    return Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  };
+
+  it('/metrics counts open sockets and subscriptions, changes received, events delivered and the commit-to-delivery lag', async () => {
+    const unit = await makeUnit();
+    const request = await pendingInvestment(investorId, unit.id);
+    const [received, delivered, lagged] = await Promise.all([
+      metric('change_feed_events_received_total{type="investment_request"}'),
+      metric('graphql_subscription_events_delivered_total{field="investmentRequestUpdated"}'),
+      metric('graphql_subscription_delivery_lag_seconds_count'),
+    ]);
+    const c = connect(investorToken);
+    const sub = c.subscribe(REQUEST_UPDATED);
+    await eventually(async () => subscribers() === 1);
+    expect(await metric('graphql_subscriptions_open')).toBe(1);
+    expect(await metric('graphql_ws_sockets_open')).toBe(1);
+    expect((await t.gql('mutation($id: Int!) { approveInvestmentRequest(id: $id) { id } }', { id: request.id }, adminToken)).errors).toBeUndefined();
+    await eventually(async () => sub.results.length === 1);
+    expect(await metric('change_feed_events_received_total{type="investment_request"}')).toBe(received + 1);
+    expect(await metric('graphql_subscription_events_delivered_total{field="investmentRequestUpdated"}')).toBe(delivered + 1);
+    expect(await metric('graphql_subscription_delivery_lag_seconds_count')).toBe(lagged + 1);
+  });
+
+  if (process.env.TEST_DATABASE_URL) {
+    it('a lost listening connection is logged, counted and reopened: later changes are delivered again (PostgreSQL)', async () => {
+      const listening = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %' AND pid <> pg_backend_pid()`;
+      const [{ pid }] = await t.db.prisma.$queryRawUnsafe<Array<{ pid: number }>>(listening);
+      const lost = await metric('change_feed_listener_lost_total');
+      const c = connect(investorToken);
+      const sub = c.subscribe(REQUEST_UPDATED);
+      await eventually(async () => subscribers() === 1);
+      await t.db.prisma.$queryRawUnsafe('SELECT pg_terminate_backend($1)', pid);
+      await eventually(async () => (await metric('change_feed_listener_lost_total')) === lost + 1);
+      // Listening again on a new connection.
+      await eventually(async () => (await t.db.prisma.$queryRawUnsafe<Array<{ pid: number }>>(listening)).some((r) => r.pid !== pid), 20_000);
+      const unit = await makeUnit();
+      const request = await pendingInvestment(investorId, unit.id);
+      expect((await t.gql('mutation($id: Int!) { approveInvestmentRequest(id: $id) { id } }', { id: request.id }, adminToken)).errors).toBeUndefined();
+      await eventually(async () => sub.results.length === 1);
+      expect(sub.results[0].data?.investmentRequestUpdated).toMatchObject({ id: request.id, status: 'APPROVED' });
+      expect(c.closed).toBeUndefined();
+    });
+  }
+});
+
 describe('the session, for the connection’s whole life', () => {
   it('logout closes the socket with 4401 within 5 s', async () => {
     const token = await t.token(DEMO_EMAILS.investor);
