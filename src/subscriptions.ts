@@ -154,7 +154,8 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
 
     async onConnect(ctx) {
       const conn = ctx.extra.connection;
-      const authorization = ctx.connectionParams?.authorization;
+      // The key is matched as an HTTP header name would be: GraphiQL sends its headers editor's "Authorization".
+      const authorization = Object.entries(ctx.connectionParams ?? {}).find(([key]) => key.toLowerCase() === 'authorization')?.[1];
       const token = typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined;
       const context = token ? await buildContext(services, `Bearer ${token}`, requestMeta(conn.request)) : null;
       if (!context?.user) {

@@ -100,6 +100,12 @@ describe('connection_init', () => {
     expect(c.closed).toBeUndefined();
   });
 
+  it('takes the key as an HTTP header name: GraphiQL sends its headers editor, {"Authorization": "Bearer …"}', async () => {
+    const c = connect(undefined, { Authorization: `Bearer ${investorToken}` });
+    await acknowledged(c);
+    expect(c.closed).toBeUndefined();
+  });
+
   it('answers another path or a missing subprotocol per the protocol, never with the HTTP app', async () => {
     const elsewhere = rawSocket(url.replace('/graphql', '/api/v1/units'));
     await expect(elsewhere.opened).rejects.toThrow('upgrade refused: 404');
