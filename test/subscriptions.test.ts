@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { eventually } from './support/eventually';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 import { closeCode, liveClient, rawSocket, type LiveClient } from './support/live';
+import { notify } from '../src/services/notification.service';
 import { SUBSCRIPTION_LIMITS } from '../src/subscriptions';
 
 /**
@@ -299,6 +300,24 @@ describe('limits, answered by the protocol', () => {
     const extra = connect(token);
     expect(await closeCode(extra)).toBe(4429);
     expect(extra.acknowledged).toBe(false);
+  });
+
+  it(`a subscriber more than ${SUBSCRIPTION_LIMITS.maxPendingEvents} events behind is closed with 1013 (try again later), its backlog dropped`, async () => {
+    const user = await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor } });
+    const c = connect(investorToken);
+    const sub = c.subscribe(NOTIFICATION_ADDED);
+    await eventually(async () => subscribers() === 1);
+    // One commit, one notification payload: the changes arrive together, faster than any subscriber takes them.
+    const burst = Array.from({ length: SUBSCRIPTION_LIMITS.maxPendingEvents + 10 }, (_, i) => ({
+      userId: user.id,
+      type: 'SYSTEM' as const,
+      title: `Burst ${i}`,
+      body: 'x',
+    }));
+    await t.db.prisma.$transaction((tx) => notify(tx, ...burst));
+    expect(await closeCode(c)).toBe(1013);
+    expect(sub.results.length).toBeLessThan(burst.length);
+    await eventually(async () => subscribers() === 0);
   });
 
   it('queries and mutations are refused over WebSocket (they belong to POST /graphql)', async () => {
