@@ -65,8 +65,6 @@ interface Connection {
   tokens: number;
   refilledAt: number;
   alive: boolean;
-  /** The session check under way, shared by events that arrive together. */
-  checking?: Promise<boolean>;
 }
 
 type Extra = { connection: Connection };
@@ -122,19 +120,14 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
 
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => options.formatError(e.toJSON(), e));
 
-  /** The connection's user while its session is live; else null, and the connection is closed with 4401. Concurrent callers share one query. */
-  const currentUser = (conn: Connection): Promise<AuthUser | null> => {
+  const sessionLive = batchedSessionCheck((ids) => services.auth.liveSessions(ids));
+  /** The connection's user while its session is live; else null, and the connection is closed with 4401. */
+  const currentUser = async (conn: Connection): Promise<AuthUser | null> => {
     const user = conn.user;
-    if (!user) return Promise.resolve(null);
-    conn.checking ??= services.auth
-      .liveSessions([user.sessionId])
-      .then((ids) => ids.has(user.sessionId))
-      .finally(() => (conn.checking = undefined));
-    return conn.checking.then((ok) => {
-      if (ok) return user;
-      unauthorized(conn);
-      return null;
-    });
+    if (!user) return null;
+    if (await sessionLive(user.sessionId)) return user;
+    unauthorized(conn);
+    return null;
   };
 
   /** The sessions of these connections that ended get their connections closed (4401). */
@@ -207,6 +200,12 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         services,
         request: requestMeta(conn.request),
         live: {
+          // Before each event is loaded: a fan-out checks every subscriber's session in one query (batchedSessionCheck).
+          authorize: async () => {
+            if (await currentUser(conn)) return true;
+            live.dropped.inc({ reason: 'revoked' });
+            return false;
+          },
           maxPending: SUBSCRIPTION_LIMITS.maxPendingEvents,
           onOverflow: () => {
             live.dropped.inc({ reason: 'slow_consumer' });
@@ -235,10 +234,6 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
             const item = await source.next();
             if (item.done) return { value: undefined, done: true };
             const delivery = item.value as Delivery<unknown>;
-            if (!(await currentUser(conn))) {
-              live.dropped.inc({ reason: 'revoked' });
-              continue;
-            }
             if (conn.socket.readyState !== conn.socket.OPEN) {
               live.dropped.inc({ reason: 'closed' });
               continue;
@@ -355,6 +350,35 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
     conn.tokens -= 1;
     return true;
   }
+}
+
+/** Session ids per query: well under PostgreSQL's 65 535 bind parameters. */
+const SESSIONS_PER_QUERY = 1000;
+
+/**
+ * Session checks asked for in the same turn of the event loop share one query: a change fanned out
+ * to a thousand subscribers checks their thousand sessions at once, not one statement each.
+ */
+function batchedSessionCheck(liveSessions: (ids: string[]) => Promise<Set<string>>): (sessionId: string) => Promise<boolean> {
+  let batch: { ids: Set<string>; live: Promise<Set<string>> } | undefined;
+  return (sessionId) => {
+    if (!batch) {
+      const ids = new Set<string>();
+      const live = new Promise((resolve) => setImmediate(resolve)).then(async () => {
+        batch = undefined;
+        const list = [...ids];
+        const parts = await Promise.all(
+          Array.from({ length: Math.ceil(list.length / SESSIONS_PER_QUERY) }, (_, i) =>
+            liveSessions(list.slice(i * SESSIONS_PER_QUERY, (i + 1) * SESSIONS_PER_QUERY)),
+          ),
+        );
+        return new Set(parts.flatMap((part) => [...part]));
+      });
+      batch = { ids, live };
+    }
+    batch.ids.add(sessionId);
+    return batch.live.then((live) => live.has(sessionId));
+  };
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -261,6 +261,19 @@ describe('the session, for the connection’s whole life', () => {
     await eventually(async () => subscribers() === base);
   });
 
+  it('re-checks the session before each event: a revocation the feed never told of closes the socket at the next event, which is not sent', async () => {
+    const token = await t.token(DEMO_EMAILS.investor);
+    const user = (await t.services.auth.authenticate(token))!;
+    const c = connect(token);
+    const sub = c.subscribe(NOTIFICATION_ADDED);
+    await eventually(async () => subscribers() === 1);
+    // Straight to the table: no sessions_revoked notification (as if the listener had been down).
+    await t.db.prisma.session.update({ where: { id: user.sessionId }, data: { revokedAt: new Date() } });
+    await t.db.prisma.$transaction((tx) => notify(tx, { userId: user.id, type: 'SYSTEM', title: 'After the revocation', body: 'Not for a revoked session.' }));
+    expect(await closeCode(c)).toBe(4401);
+    expect(sub.results).toEqual([]);
+  });
+
   it('a password change closes the other sessions’ sockets, not this one’s', async () => {
     const email = `live-${Date.now()}@example.test`;
     const registered = await t.http

@@ -80,6 +80,8 @@ export interface Delivery<T> {
 export type LiveStream<T> = AsyncIterableIterator<Delivery<T>>;
 
 export interface WatchOptions {
+  /** Asked before each change is loaded: false skips it (the subscriber's session ended; its transport closes it). */
+  authorize(): Promise<boolean>;
   /** Changes waiting for this subscriber beyond which it is too slow: the next one is dropped and `onOverflow` called. */
   maxPending: number;
   onOverflow(): void;
@@ -183,7 +185,7 @@ export class ChangeFeed {
 
   /**
    * The changes of `type` that `user` may be told of, each loaded by `load` as `user` (the services'
-   * ownership rules apply: what they answer NOT_FOUND is skipped, never sent).
+   * ownership rules apply: what they answer NOT_FOUND is skipped, never sent) once `authorize` agrees.
    */
   watch<T extends WatchedType, V>(user: AuthUser, type: T, load: (change: ChangeOf<T>) => Promise<V>, options: WatchOptions): LiveStream<V> {
     const key = routeKey(type, user);
@@ -199,6 +201,7 @@ export class ChangeFeed {
         for (;;) {
           const item = await box.next();
           if (item.done) return { value: undefined, done: true };
+          if (!(await options.authorize())) continue;
           try {
             return { value: { at: item.value.at, value: await load(item.value.value as ChangeOf<T>) }, done: false };
           } catch (err) {

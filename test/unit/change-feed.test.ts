@@ -6,7 +6,7 @@ import { ChangeFeed, changes, type Change } from '../../src/services/change-feed
 
 const investor = (id: number, investorId: number): AuthUser => ({ id, role: 'INVESTOR', investorId, sessionId: 's' });
 const analyst: AuthUser = { id: 99, role: 'ANALYST', investorId: null, sessionId: 's' };
-const noOverflow = { maxPending: 10, onOverflow: () => undefined };
+const noOverflow = { authorize: async () => true, maxPending: 10, onOverflow: () => undefined };
 const payload = (...list: Change[]) => JSON.stringify({ at: Date.now(), changes: list });
 
 /** The NOTIFY payload texts (JSON arrays of changes) one publish() would send. */
@@ -64,10 +64,24 @@ describe('ChangeFeed', () => {
     expect(feed.size()).toBe(0);
   });
 
+  it('asks authorize before loading each change: a refused one is never loaded', async () => {
+    const feed = new ChangeFeed();
+    const loaded: number[] = [];
+    let allowed = false;
+    const stream = feed.watch(investor(1, 10), 'notification', async (c) => (loaded.push(c.id), c.id), { ...noOverflow, authorize: async () => allowed });
+    feed.receive(payload({ type: 'notification', id: 1, userId: 1 }));
+    const next = stream.next();
+    await new Promise((resolve) => setImmediate(resolve));
+    allowed = true;
+    feed.receive(payload({ type: 'notification', id: 2, userId: 1 }));
+    expect((await next).value?.value).toBe(2);
+    expect(loaded).toEqual([2]);
+  });
+
   it('calls onOverflow once the backlog is full, and drops the change', async () => {
     const feed = new ChangeFeed();
     const overflows: number[] = [];
-    const stream = feed.watch(investor(1, 10), 'kyc_status', async () => 'state', { maxPending: 2, onOverflow: () => overflows.push(1) });
+    const stream = feed.watch(investor(1, 10), 'kyc_status', async () => 'state', { ...noOverflow, maxPending: 2, onOverflow: () => overflows.push(1) });
     feed.receive(payload(...Array.from({ length: 4 }, (): Change => ({ type: 'kyc_status', investorId: 10 }))));
     expect(overflows).toHaveLength(2);
     expect((await stream.next()).done).toBe(false);
