@@ -18,6 +18,7 @@ import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { buildContext, type Context, type RequestMeta } from './context';
+import { ServiceUnavailableError, normalizeError } from './errors';
 import type { AuthUser } from './domain/auth-user';
 import { GRAPHQL_LIMITS, limitValidationRules } from './graphql-limits';
 import { present } from './invariant';
@@ -284,6 +285,11 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
             if (socket.readyState !== socket.OPEN) return;
             if (!takeToken(conn)) return close(conn, TOO_MANY, 'Too many messages');
             cb(String(data)).catch((err: unknown) => {
+              // The database failing (at connection_init or a session check) is temporary: 1013, which clients retry.
+              if (normalizeError(err) instanceof ServiceUnavailableError) {
+                logger.warn({ err }, 'WebSocket message: database unavailable');
+                return close(conn, TRY_AGAIN_LATER, 'Service unavailable');
+              }
               logger.error({ err }, 'WebSocket message handling failed');
               close(conn, CloseCode.InternalServerError, 'Internal server error');
             });

@@ -101,6 +101,18 @@ describe('connection_init', () => {
     expect(c.closed).toBeUndefined();
   });
 
+  it('closes with 1013 (try again later, which clients retry) when the database cannot answer at connection_init', async () => {
+    const lost = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const authenticate = jest.spyOn(t.services.auth, 'authenticate').mockRejectedValueOnce(lost);
+    try {
+      const c = connect(investorToken);
+      expect(await closeCode(c)).toBe(1013);
+      expect(c.acknowledged).toBe(false);
+    } finally {
+      authenticate.mockRestore();
+    }
+  });
+
   it('takes the key as an HTTP header name: GraphiQL sends its headers editor, {"Authorization": "Bearer …"}', async () => {
     const c = connect(undefined, { Authorization: `Bearer ${investorToken}` });
     await acknowledged(c);
