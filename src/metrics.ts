@@ -121,7 +121,7 @@ export function createMetrics(sources: MetricsSources, logger: Logger) {
     }),
     closes: new Counter({
       name: 'graphql_ws_closes_total',
-      help: 'WebSocket connections closed, by close code (4401 unauthorized, 4429 limits, 1009 message too big, 1013 slow consumer, ...)',
+      help: 'WebSocket connections closed, by close code (4401 unauthorized, 4429 limits, 1009 message too big, 1013 slow consumer or database unavailable, ...; other codes as "other")',
       labelNames: ['code'] as const,
       registers: [registry],
     }),

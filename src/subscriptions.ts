@@ -53,6 +53,8 @@ export const SUBSCRIPTION_LIMITS = {
 /** Close codes of our own (graphql-ws's are in its CloseCode). */
 const TOO_MANY = 4429;
 const TRY_AGAIN_LATER = 1013;
+/** Close codes counted by their own label; a client may close with any code from 1000 to 4999, which would be a label each. */
+const KNOWN_CLOSE_CODES = new Set([1000, 1001, 1005, 1006, 1009, 1011, 1013, 4400, 4401, 4403, 4406, 4408, 4409, 4429, 4499, 4500]);
 /** setTimeout's longest delay; a token living longer is re-armed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -300,7 +302,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
     socket.once('close', (code, reason) => {
       connections.delete(socket);
       live.sockets.dec();
-      live.closes.inc({ code: String(code) });
+      live.closes.inc({ code: KNOWN_CLOSE_CODES.has(code) ? String(code) : 'other' });
       clearTimeout(conn.expiry);
       if (conn.user) {
         const mine = byUser.get(conn.user.id);

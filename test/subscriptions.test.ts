@@ -236,6 +236,16 @@ describe('operations', () => {
     expect(await metric('graphql_subscription_delivery_lag_seconds_count')).toBe(lagged + 1);
   });
 
+  it('counts closes by code, a client’s own code as "other" (clients choose any code: one label each would be unbounded)', async () => {
+    const other = await metric('graphql_ws_closes_total{code="other"}');
+    const s = rawSocket(url);
+    await s.opened;
+    s.ws.close(3999, 'mine');
+    await s.closed;
+    await eventually(async () => (await metric('graphql_ws_closes_total{code="other"}')) === other + 1);
+    expect((await t.http.get('/metrics')).text).not.toContain('code="3999"');
+  });
+
   if (process.env.TEST_DATABASE_URL) {
     it('a lost listening connection is logged, counted and reopened: later changes are delivered again (PostgreSQL)', async () => {
       const listening = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %' AND pid <> pg_backend_pid()`;
