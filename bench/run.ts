@@ -2,6 +2,7 @@
  * The issue's benchmark: how much does the gateway cost on its busiest read and its money writes?
  *
  *   npm run bench -- [--database-url URL] [--distributions N] [--duration S] [--connections C,C] [--warmup S] [--reseed] [--scale]
+ *   npm run bench -- --subscriptions [--idle N] [--rounds R]   (bench/subscriptions.ts)
  *
  * Against PostgreSQL with the large demo data set it runs, one server at a time:
  *   1. gateway       REST GET /api/v1/distributions and GraphQL `distributions` (demo investor,
@@ -33,6 +34,7 @@ import { print } from 'graphql';
 import { Client, escapeIdentifier } from 'pg';
 import { fromRoot } from '../src/paths';
 import { loadOperations } from '../src/rest/operations';
+import { runSubscriptions } from './subscriptions';
 import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues } from './scale';
 import { present } from '../src/invariant';
 import { ensurePeer } from './peer';
@@ -51,6 +53,9 @@ interface Options {
   reseed: boolean;
   scale: boolean;
   sizes: number[];
+  subscriptions: boolean;
+  idle: number;
+  rounds: number;
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -63,7 +68,10 @@ const USAGE = `Usage: npm run bench -- [options]
   --reseed             empty and seed the database again even if it is big enough
   --scale              the list latency curve at 10k / 100k / 1M distributions instead (bench/scale.ts);
                        there --duration defaults to 3 and --warmup to 1
-  --sizes N,N          the data set sizes of --scale (default 10000,100000,1000000)`;
+  --sizes N,N          the data set sizes of --scale (default 10000,100000,1000000)
+  --subscriptions      the WebSocket subscriptions target instead (bench/subscriptions.ts): RSS of
+                       --idle N idle subscriptions (default 4000, 4 per socket) and the fan-out lag of
+                       --rounds R commits that notify every subscribed user (default 20)`;
 
 function parseBenchArgs(): Options {
   const values = parseCommandLine(
@@ -76,6 +84,9 @@ function parseBenchArgs(): Options {
       reseed: { type: 'boolean', default: false },
       scale: { type: 'boolean', default: false },
       sizes: { type: 'string' },
+      subscriptions: { type: 'boolean', default: false },
+      idle: { type: 'string' },
+      rounds: { type: 'string' },
     },
     USAGE,
   );
@@ -89,6 +100,9 @@ function parseBenchArgs(): Options {
     reseed: values.reseed,
     scale: values.scale,
     sizes: integerListOption('sizes', values.sizes, 1) ?? SCALE_SIZES,
+    subscriptions: values.subscriptions,
+    idle: integerOption('idle', values.idle, 1) ?? 4000,
+    rounds: integerOption('rounds', values.rounds, 1) ?? 20,
   };
   const url = new URL(opts.databaseUrl);
   if (!/^postgres(ql)?:$/.test(url.protocol)) throw new Error(`--database-url must be a postgresql:// URL, got "${redact(opts.databaseUrl)}"`);
@@ -802,6 +816,11 @@ async function demoInvestorId(databaseUrl: string): Promise<number> {
 async function main(): Promise<void> {
   const opts = parseBenchArgs();
   if (opts.scale) return runScale(opts);
+  if (opts.subscriptions) {
+    console.log(`Database: ${redact(opts.databaseUrl)}`);
+    await prepareDatabase(opts.databaseUrl, opts.distributions, opts.reseed);
+    return runSubscriptions({ databaseUrl: opts.databaseUrl, subscriptions: opts.idle, rounds: opts.rounds }, { startGateway, login, statusKb, writeResults });
+  }
   ensurePeer();
   const startedAt = new Date();
   console.log(`Database: ${redact(opts.databaseUrl)}`);

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
@@ -35,7 +36,7 @@ import { GRAPHQL_LIMITS, answerSizeCap, limitValidationRules, limitsPlugin } fro
 import { HttpDrainer } from './http-drain';
 import { idempotencyPlugin } from './idempotency.plugin';
 import { jsonBody, jsonQueryParameters } from './json-body';
-import { createMetrics } from './metrics';
+import { createMetrics, type Metrics } from './metrics';
 import { persistedQueryCache } from './persisted-queries';
 import { requestIdFor, requestIdScope } from './request-id';
 import { sendError } from './rest/respond';
@@ -46,6 +47,9 @@ import { routeTable } from './rest/routes';
 import { buildGatewaySchema } from './schema/build';
 import type { Services } from './services';
 import { RedisHealth, closeRedis } from './services/redis';
+import { attachSubscriptions, type SubscriptionServer } from './subscriptions';
+import { CHANGE_CHANNEL } from './services/change-feed';
+import type { NotifyListener } from './db/notify-listener';
 import { trustedDocuments } from './trusted-documents';
 import { graphqlUploads } from './uploads';
 
@@ -167,7 +171,15 @@ export async function createGateway(config: Config, db: Database, services: Serv
   const schema = await buildGatewaySchema();
   const app = express();
   const server = http.createServer(app);
-  const metrics = createMetrics({ queryCount: db.queryCount, poolStats: db.poolStats, pendingPushes: () => services.notifications.pendingPushes() }, logger);
+  const metrics = createMetrics(
+    {
+      queryCount: db.queryCount,
+      poolStats: db.poolStats,
+      pendingPushes: () => services.notifications.pendingPushes(),
+      liveSubscriptions: () => services.changes.size(),
+    },
+    logger,
+  );
   const drainer = new HttpDrainer(server);
   const health = new DatabaseHealth(db.ping);
   await health.start();
@@ -281,6 +293,8 @@ export async function createGateway(config: Config, db: Database, services: Serv
   api.get('/api/v1/downloads/:token', whenReady, createDownloadHandler(services));
   api.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services, uploads));
   if (config.role !== 'worker') app.use(api);
+  // Subscriptions (WebSocket on /graphql) and the change feed's one listening connection, API role only.
+  const live = config.role === 'worker' ? undefined : await startSubscriptions(server, drainer, db, services, schema, logger, metrics);
   app.use((_req: Request, res: Response) => sendError(res, HttpError.routeNotFound(), logger));
 
   // Body parser failures (and anything else that escaped) in the contract's format.
@@ -304,6 +318,9 @@ export async function createGateway(config: Config, db: Database, services: Serv
     beginShutdown: () => void (shuttingDown = true),
     async stop(timeoutMs = 30_000) {
       shuttingDown = true;
+      // WebSockets first, with 1001 (going away): their clients reconnect to another instance while HTTP drains.
+      await live?.subscriptions.close(Math.min(timeoutMs, WS_CLOSE_MS));
+      await live?.listener.close();
       const drained = await drainer.drain(timeoutMs);
       await apollo.stop();
       await health.stop();
@@ -313,6 +330,41 @@ export async function createGateway(config: Config, db: Database, services: Serv
       return drained;
     },
   };
+}
+
+/** How long a stopping gateway waits for WebSocket clients to answer its close frame before cutting them. */
+const WS_CLOSE_MS = 2000;
+
+async function startSubscriptions(
+  server: http.Server,
+  drainer: HttpDrainer,
+  db: Database,
+  services: Services,
+  schema: GraphQLSchema,
+  logger: Logger,
+  metrics: Metrics,
+): Promise<{ subscriptions: SubscriptionServer; listener: NotifyListener }> {
+  server.on('upgrade', (req: http.IncomingMessage) => drainer.release(req.socket as Socket));
+  const subscriptions = attachSubscriptions(server, {
+    schema,
+    services,
+    logger,
+    metrics,
+    formatError: formatError(logger, (code) => metrics.graphqlErrors.inc({ code })),
+  });
+  const listener = await db.listen(CHANGE_CHANNEL, {
+    notify(payload) {
+      try {
+        for (const change of services.changes.receive(payload)) metrics.live.published.inc({ type: change.type });
+      } catch (err) {
+        logger.error({ err }, 'change feed: unreadable notification');
+      }
+    },
+    lost: () => metrics.live.listenerLost.inc(),
+    // Revocations may have been missed while the connection was down.
+    restored: () => void subscriptions.recheckSessions().catch((err: unknown) => logger.warn({ err }, 'live connections: session re-check failed')),
+  });
+  return { subscriptions, listener };
 }
 
 /**

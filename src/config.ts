@@ -15,6 +15,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL read replicas for list, detail and aggregate reads (docs/operations.md "Read replicas"). */
   databaseReadUrls: string[];
+  /** A direct (session) connection for the change feed's LISTEN, when DATABASE_URL goes through a transaction pooler. */
+  databaseListenUrl: string | undefined;
   dataDir: string;
   /** Uploaded files (KYC documents) for the local FileStorage. */
   storageDir: string;
@@ -135,6 +137,7 @@ const SECRETS = new Set([
   'JWT_SECRET_PREVIOUS',
   'DATABASE_URL',
   'DATABASE_READ_URLS',
+  'DATABASE_LISTEN_URL',
   'FIREBASE_CREDENTIALS',
   'REDIS_URL',
   'METRICS_TOKEN',
@@ -262,6 +265,7 @@ const envSchema = z
     S3_ENDPOINT: text()
       .regex(/^https?:\/\/\S+$/, { error: 'must be an http(s) URL such as http://minio:9000' })
       .optional(),
+    DATABASE_LISTEN_URL: text().regex(POSTGRES_URL, { error: 'must be a PostgreSQL URL such as postgresql://user:password@host:5432/database' }).optional(),
     S3_BUCKET: text().optional(),
     S3_REGION: text().default('us-east-1'),
     S3_ACCESS_KEY_ID: text().optional(),
@@ -281,6 +285,8 @@ const envSchema = z
       });
     if (env.JWT_SECRET_PREVIOUS !== undefined && env.JWT_SECRET_PREVIOUS === (env.JWT_SECRET ?? DEV_JWT_SECRET))
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_PREVIOUS'], message: 'must differ from JWT_SECRET (it is the secret being rotated out)' });
+    if (env.DATABASE_LISTEN_URL && !env.DATABASE_URL)
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'needs DATABASE_URL (the embedded database listens in-process)' });
     if (env.NODE_ENV !== 'production') return;
     if (env.JWT_SECRET_PREVIOUS !== undefined && (env.JWT_SECRET_PREVIOUS.length < 32 || env.JWT_SECRET_PREVIOUS === DEV_JWT_SECRET)) {
       ctx.addIssue({
@@ -341,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
     databaseReadUrls: e.DATABASE_READ_URLS,
+    databaseListenUrl: e.DATABASE_LISTEN_URL,
     dataDir,
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'files')),
     jwtSecret: e.JWT_SECRET || DEV_JWT_SECRET,

@@ -4,6 +4,7 @@ import type { UnauthenticatedReason } from './domain/errors';
 import type { Upload } from './multipart';
 import type { Services } from './services';
 import type { IdempotencyScope } from './services/idempotency.service';
+import type { WatchOptions } from './services/change-feed';
 
 export interface RequestMeta {
   ip: string;
@@ -31,6 +32,8 @@ export interface Context {
   idempotency?: IdempotencyScope;
   /** A multipart request's files (GraphQL multipart request spec), for the idempotency fingerprint. */
   uploads?: readonly Upload[];
+  /** Set on the WebSocket face only: how far a subscriber may fall behind (src/subscriptions.ts). */
+  live?: WatchOptions;
 }
 
 /**

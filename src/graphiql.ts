@@ -37,7 +37,8 @@ const PAGE_CSS = 'html, body, #graphiql { height: 100%; margin: 0; }';
 const INIT = `'use strict';
 ReactDOM.createRoot(document.getElementById('graphiql')).render(
   React.createElement(GraphiQL, {
-    fetcher: GraphiQL.createFetcher({ url: '/graphql' }),
+    // Subscriptions over WebSocket on the same path; the headers editor's Authorization goes in connection_init.
+    fetcher: GraphiQL.createFetcher({ url: '/graphql', subscriptionUrl: (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/graphql' }),
     defaultHeaders: ${JSON.stringify(GRAPHIQL_DEFAULT_HEADERS)},
     isHeadersEditorEnabled: true,
     shouldPersistHeaders: false,

@@ -58,6 +58,11 @@ export class HttpDrainer {
     });
   }
 
+  /** An upgraded connection (WebSocket) is no longer HTTP: its own server closes it (src/subscriptions.ts). */
+  release(socket: Socket): void {
+    this.connections.delete(socket);
+  }
+
   /**
    * Resolves once every connection is closed; connections still open after `timeoutMs` are cut.
    * Returns how many were cut, and how many new connections never sent a request.

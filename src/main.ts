@@ -41,6 +41,7 @@ async function start(config: Config, logger: Logger): Promise<void> {
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     readUrls: config.databaseReadUrls,
+    listenUrl: config.databaseListenUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
     timeouts: databaseTimeouts(config),

@@ -13,6 +13,8 @@ export interface MetricsSources {
   poolStats(): PoolStats | undefined;
   /** Push deliveries waiting in the outbox. */
   pendingPushes(): Promise<number>;
+  /** Open subscriptions (change feed subscribers) of this instance. */
+  liveSubscriptions(): number;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -82,6 +84,54 @@ export function createMetrics(sources: MetricsSources, logger: Logger) {
     },
   });
 
+  new Gauge({
+    name: 'graphql_subscriptions_open',
+    help: 'GraphQL subscriptions open on this instance (WebSocket)',
+    registers: [registry],
+    collect() {
+      this.set(sources.liveSubscriptions());
+    },
+  });
+  /** Live updates over WebSocket (src/subscriptions.ts, docs/operations.md "Subscriptions"). */
+  const live = {
+    sockets: new Gauge({ name: 'graphql_ws_sockets_open', help: 'WebSocket connections open on /graphql', registers: [registry] }),
+    published: new Counter({
+      name: 'change_feed_events_received_total',
+      help: 'Committed changes this instance received from the database (LISTEN), by type',
+      labelNames: ['type'] as const,
+      registers: [registry],
+    }),
+    delivered: new Counter({
+      name: 'graphql_subscription_events_delivered_total',
+      help: 'Subscription events sent to a subscriber, by field',
+      labelNames: ['field'] as const,
+      registers: [registry],
+    }),
+    dropped: new Counter({
+      name: 'graphql_subscription_events_dropped_total',
+      help: 'Subscription events not sent: slow_consumer (backlog or send buffer full), revoked (session ended), closed (socket gone)',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    lag: new Histogram({
+      name: 'graphql_subscription_delivery_lag_seconds',
+      help: 'From the commit (the database clock at NOTIFY) to the event leaving for the subscriber',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    closes: new Counter({
+      name: 'graphql_ws_closes_total',
+      help: 'WebSocket connections closed, by close code (4401 unauthorized, 4429 limits, 1009 message too big, 1013 slow consumer or database unavailable, ...; other codes as "other")',
+      labelNames: ['code'] as const,
+      registers: [registry],
+    }),
+    listenerLost: new Counter({
+      name: 'change_feed_listener_lost_total',
+      help: 'Times the change feed lost its LISTEN connection (it reconnects with back-off; changes in the gap are not delivered live)',
+      registers: [registry],
+    }),
+  };
+
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     const stop = duration.startTimer({ method: req.method });
     res.on('finish', () => stop({ route: routeLabel(req, res), status: String(res.statusCode) }));
@@ -117,7 +167,7 @@ export function createMetrics(sources: MetricsSources, logger: Logger) {
     },
   };
 
-  return { registry, middleware, graphqlErrors, apolloPlugin };
+  return { registry, middleware, graphqlErrors, apolloPlugin, live };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

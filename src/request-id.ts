@@ -11,10 +11,15 @@ const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
  * its own logs), else a fresh UUID; echoed in the response either way.
  */
 export function requestIdFor(req: IncomingMessage, res: ServerResponse): string {
-  const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && WELL_FORMED.test(given) ? given : randomUUID();
+  const id = requestIdOf(req);
   res.setHeader('X-Request-Id', id);
   return id;
+}
+
+/** The caller's X-Request-Id when well formed, else a fresh UUID (a WebSocket upgrade has no response to echo it in). */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && WELL_FORMED.test(given) ? given : randomUUID();
 }
 
 /** Runs the rest of the request inside its id's log scope (after pino-http has assigned `req.id`). */

@@ -9,6 +9,8 @@ import { Client } from 'pg';
 import S3rver from 's3rver';
 import { DEMO_EMAILS, DEMO_PASSWORD } from '../src/db/seed';
 import { childDatabase, startEntry } from './support/entry-process';
+import { eventually } from './support/eventually';
+import { closeCode, liveClient } from './support/live';
 import { ensureNginx, startNginx, writeNginxConfig } from './support/nginx';
 import { budget } from './support/time-budget';
 
@@ -146,6 +148,47 @@ if (process.env.TEST_DATABASE_URL) {
       expect(await me()).toEqual([200, 200, 200]);
       expect((await post(gateways[1].url, '/api/v1/auth/logout', {}, bearer(token))).status).toBe(200);
       expect(await me()).toEqual([401, 401, 401]);
+    });
+
+    it('a subscriber behind nginx gets a change written through another instance, and logout through a third closes its socket within 5 s', async () => {
+      const token = await login(DEMO_EMAILS.investor);
+      const admin = await login(DEMO_EMAILS.admin);
+      const live = liveClient(`${lb.url.replace('http:', 'ws:')}/graphql`, token);
+      try {
+        const requests = live.subscribe<{ investmentRequestUpdated: { id: number; status: string } }>(
+          'subscription { investmentRequestUpdated { id status } }',
+        );
+        // Which instance holds the socket: the one whose subscription gauge counts it.
+        const open = (g: (typeof gateways)[number]) =>
+          fetch(`${g.url}/metrics`)
+            .then((r) => r.text())
+            .then((text) => Number(/^graphql_subscriptions_open (\d+)/m.exec(text)?.[1] ?? 0));
+        let holder = -1;
+        await eventually(async () => {
+          holder = (await Promise.all(gateways.map(open))).findIndex((n) => n === 1);
+          return holder >= 0;
+        });
+        const [writer, revoker] = [1, 2].map((k) => gateways[(holder + k) % gateways.length]);
+        const {
+          rows: [request],
+        } = await sql.query<{ id: number }>(
+          `INSERT INTO investment_requests (investor_id, unit_id, amount, ownership_percentage, updated_at)
+           SELECT i.id, (SELECT min(id) FROM units WHERE status = 'AVAILABLE' AND available_percentage >= 1), 1000, 0.000001, now()
+           FROM investors i JOIN users u ON u.id = i.user_id WHERE u.email = $1 RETURNING id`,
+          [DEMO_EMAILS.investor],
+        );
+        const approved = await post(writer.url, '/graphql', { query: `mutation { approveInvestmentRequest(id: ${request.id}) { id } }` }, bearer(admin));
+        expect(approved.status).toBe(200);
+        await eventually(async () => requests.results.length === 1);
+        expect(requests.results[0].data?.investmentRequestUpdated).toEqual({ id: request.id, status: 'APPROVED' });
+
+        const started = Date.now();
+        expect((await post(revoker.url, '/api/v1/auth/logout', {}, bearer(token))).status).toBe(200);
+        expect(await closeCode(live, 5000)).toBe(4401);
+        expect(Date.now() - started).toBeLessThan(5000);
+      } finally {
+        await live.dispose();
+      }
     });
 
     it('a KYC file uploaded through one instance downloads, byte for byte, through each of the others', async () => {

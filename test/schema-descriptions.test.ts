@@ -14,7 +14,7 @@ function undescribed(schema: GraphQLSchema): string[] {
   for (const type of Object.values(schema.getTypeMap())) {
     if (isIntrospectionType(type) || isSpecifiedScalarType(type)) continue;
     // The root types are named by the spec; their fields carry the descriptions.
-    if (type !== schema.getQueryType() && type !== schema.getMutationType()) check(type.name, type.description);
+    if (![schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].includes(type as never)) check(type.name, type.description);
     if (isObjectType(type) || isInterfaceType(type)) {
       for (const field of Object.values(type.getFields())) {
         check(`${type.name}.${field.name}`, field.description);

@@ -5,6 +5,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { MIGRATIONS_DIR } from '../src/db/migrate';
 import { childDatabase, startEntry } from './support/entry-process';
 import { budget } from './support/time-budget';
+import { eventually } from './support/eventually';
+import { closeCode, liveClient } from './support/live';
 
 const migrationNames = () =>
   readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
@@ -193,13 +195,16 @@ describe('process lifecycle', () => {
 
   // Runs on the database migrated above (a second start finds the schema up to date).
   it(
-    'on SIGTERM says not ready at once but keeps serving for SHUTDOWN_GRACE_MS, then stops and exits 0',
+    'on SIGTERM says not ready at once but keeps serving (subscriptions too) for SHUTDOWN_GRACE_MS, then closes WebSockets with 1001, stops and exits 0',
     async () => {
       const server = startServer(dataDir, { SHUTDOWN_GRACE_MS: '3000' });
       const port = (await server.logged((l) => typeof l.port === 'number')).port as number;
       await server.logged((l) => l.msg === 'ready');
       const base = `http://127.0.0.1:${port}`;
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      const live = liveClient(`ws://127.0.0.1:${port}/graphql`, await register(port, 'grace@example.com'));
+      live.subscribe('subscription { notificationAdded { id } }');
+      await eventually(async () => live.acknowledged);
 
       server.child.kill('SIGTERM');
       await server.logged((l) => l.msg === 'shutting down: not ready, still serving');
@@ -209,11 +214,15 @@ describe('process lifecycle', () => {
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
       const served = await fetch(`${base}/api/v1/public/categories`);
       expect(served.status).toBe(200);
-      // Still inside the grace: the drain has not begun.
+      // Still inside the grace: the drain has not begun, the subscription is still open.
       expect(server.lines.some((l) => l.msg === 'shutting down: draining requests')).toBe(false);
+      expect(live.closed).toBeUndefined();
 
       await server.logged((l) => l.msg === 'stopped');
       expect(await server.exited).toBe(0);
+      // Closed cleanly (going away: the client reconnects elsewhere), not cut by the HTTP drain.
+      expect(await closeCode(live)).toBe(1001);
+      expect(server.lines.filter((l) => l.msg === 'shutting down: connections closed without an answer')).toEqual([]);
     },
     PROCESS_TEST_MS,
   );

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
 import { present } from '../invariant';
+import { listenPglite, listenPostgres, type ListenHandlers, type NotifyListener } from './notify-listener';
 import { ResilientPool, statementNames, type PgTimeouts } from './pg-pool';
 
 export type Prisma = PrismaClient;
@@ -26,6 +27,8 @@ export interface Database {
   poolStats(): PoolStats | undefined;
   /** One round trip outside Prisma (not counted in queryCount); rejects after `timeoutMs`. */
   ping(timeoutMs: number): Promise<void>;
+  /** LISTEN on `channel` (the change feed): one connection of its own on PostgreSQL, reconnecting by itself. */
+  listen(channel: string, handlers: ListenHandlers): Promise<NotifyListener>;
   close(): Promise<void>;
 }
 
@@ -45,6 +48,8 @@ export interface DatabaseTimeouts extends PgTimeouts {
 export interface DatabaseOptions {
   /** postgresql://… → PostgreSQL through node-postgres; unset → embedded PGlite. */
   databaseUrl?: string;
+  /** The change feed's LISTEN connection, when `databaseUrl` is a transaction pooler (PgBouncer), which cannot hold one; default `databaseUrl`. */
+  listenUrl?: string;
   /** Read replicas of `databaseUrl` (PostgreSQL), each with a pool of `poolSize`. */
   readUrls?: string[];
   /** Where PGlite keeps its files; ignored for PostgreSQL. */
@@ -80,6 +85,7 @@ function countingClient(adapter: SqlMigrationAwareDriverAdapterFactory, timeouts
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
+    const url = options.databaseUrl;
     // Our own pool (the adapter accepts one and leaves it open): timeouts, error listeners and retries, see pg-pool.ts.
     const pool = new ResilientPool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, timeouts: options.timeouts, logger: options.logger });
     // Prepared statements, one per distinct SQL text and connection (statementNames).
@@ -119,6 +125,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       queryCount: () => replicas.reduce((n, r) => n + r.queryCount(), queryCount()),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       ping: (timeoutMs) => withTimeout(pool.query('SELECT 1'), timeoutMs),
+      listen: (channel, handlers) =>
+        listenPostgres({ connectionString: options.listenUrl ?? url, channel, connectMs: options.timeouts?.connectMs ?? 0, logger: options.logger }, handlers),
       close: async () => {
         await Promise.all([prisma, ...replicas.map((r) => r.prisma)].map((client) => client.$disconnect()));
         await Promise.all([pool, ...replicaPools].map((p) => p.end()));
@@ -146,6 +154,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     queryCount,
     poolStats: () => undefined,
     ping: (timeoutMs) => withTimeout(client.query('SELECT 1'), timeoutMs),
+    listen: (channel, handlers) => listenPglite(client, channel, handlers),
     close: async () => {
       await prisma.$disconnect();
       if (!options.pglite) await client.close();

@@ -32,7 +32,7 @@ export class AuthResolver {
   @Authorized()
   @Mutation(() => Boolean, { description: "Revoke this session's access and refresh tokens." })
   logout(@Ctx() ctx: Context, @CurrentUser() user: AuthUser) {
-    return ctx.services.auth.logout(user.sessionId);
+    return ctx.services.auth.logout(user);
   }
 
   @Authorized()

@@ -18,6 +18,7 @@ import { PayoutResolver } from './payout.resolver';
 import { PortfolioResolver } from './portfolio.resolver';
 import { SettingsResolver } from './settings.resolver';
 import { StatementResolver } from './statement.resolver';
+import { SubscriptionResolver } from './subscription.resolver';
 import { UnitResolver } from './unit.resolver';
 import { WithdrawalRequestResolver } from './withdrawal-request.resolver';
 
@@ -44,4 +45,5 @@ export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [
   StatementResolver,
   AuditResolver,
   DownloadResolver,
+  SubscriptionResolver,
 ];

@@ -44,6 +44,16 @@ export async function buildGatewaySchema(): Promise<GraphQLSchema> {
     // Validation is opt-in in type-graphql 2: class-validator runs on every input and args type.
     validate: { forbidUnknownValues: false },
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
+    // type-graphql wants a PubSub as soon as there is a @Subscription, even when each brings its own
+    // `subscribe` (ours all do: they read the change feed, src/resolvers/subscription.resolver.ts).
+    pubSub: {
+      publish: () => {
+        throw new Error('the change feed publishes (src/services/change-feed.ts)');
+      },
+      subscribe: () => {
+        throw new Error('every subscription has its own subscribe');
+      },
+    },
   });
   // Root fields only, wrapped here rather than as a type-graphql global middleware: that one runs
   // on every field of every item (an async call and two promises each), which cost a list request

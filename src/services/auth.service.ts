@@ -11,6 +11,7 @@ import { confirmationErrors, hashPassword, verifyPassword } from './password';
 import { keysFor, signingKeys } from './signing-keys';
 import type { RateLimitService } from './rate-limit.service';
 import { audit } from './audit.service';
+import { changes } from './change-feed';
 import { writeOnce, type OnceOptions } from './idempotency.service';
 
 export interface AuthResult {
@@ -24,7 +25,7 @@ export interface AuthResult {
 /** A bearer token's user, or why there is none. */
 export type Authentication = { user: AuthUser; failure?: undefined } | { user: null; failure: UnauthenticatedReason };
 
-type SessionsClient = Pick<PrismaNs.TransactionClient, 'session' | 'deviceToken'>;
+type SessionsClient = Pick<PrismaNs.TransactionClient, 'session' | 'deviceToken' | '$executeRaw'>;
 
 interface AccessClaims {
   sub: string;
@@ -116,6 +117,21 @@ export class AuthService {
       }
     }
     return undefined;
+  }
+
+  /** When an access token stops being accepted (ms since the epoch); null for a token without an expiry. */
+  accessTokenExpiry(token: string): number | null {
+    const exp = (jwt.decode(token) as { exp?: unknown } | null)?.exp;
+    return typeof exp === 'number' ? exp * 1000 : null;
+  }
+
+  /** Of these sessions, the ones still live (as sessionUser decides), in one query: live connections re-check theirs. */
+  async liveSessions(sessionIds: string[]): Promise<Set<string>> {
+    const rows = await this.prisma.session.findMany({
+      where: { id: { in: sessionIds.filter((id) => /^[0-9a-f-]{36}$/i.test(id)) }, revokedAt: null, expiresAt: { gt: new Date() }, user: { deletedAt: null } },
+      select: { id: true },
+    });
+    return new Set(rows.map((r) => r.id));
   }
 
   /** The user of a live session (not revoked, not expired, user not deleted), else null. Download links use it too. */
@@ -215,12 +231,17 @@ export class AuthService {
     return toUserView(user);
   }
 
-  /** Revokes the session: its access tokens fail at once and its refresh token is dead. */
-  async logout(sessionId: string): Promise<boolean> {
+  /**
+   * Revokes the user's session: its access tokens fail at once, its refresh token is dead and its
+   * live connections close (on every instance, told through the change feed at commit).
+   */
+  async logout(user: Pick<AuthUser, 'id' | 'sessionId'>): Promise<boolean> {
+    const { sessionId } = user;
     await this.prisma.$transaction([
       this.prisma.session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } }),
       this.prisma.deviceToken.deleteMany({ where: { sessionId } }),
       audit.record(this.prisma, { action: 'auth.logged_out', target: { type: 'session', id: sessionId } }),
+      changes.publish(this.prisma, { type: 'sessions_revoked', userId: user.id }),
     ]);
     return true;
   }
@@ -258,6 +279,7 @@ export class AuthService {
           target: { type: 'user', id: session.user.id },
           changes: { after: { revokedSession: session.id } },
         }),
+        changes.publish(this.prisma, { type: 'sessions_revoked', userId: session.user.id }),
       ]);
       throw new UnauthenticatedError();
     }
@@ -267,8 +289,8 @@ export class AuthService {
 
   /**
    * Revokes every session of a user but `exceptSessionId` (password change, reset, account
-   * deletion) and, as logout does, drops the device tokens of the revoked ones. Pass a
-   * transaction client to commit it together with the change that causes it.
+   * deletion) and, as logout does, drops the device tokens of the revoked ones and closes their
+   * live connections. Pass a transaction client to commit it together with the change that causes it.
    */
   async revokeAllSessions(userId: number, exceptSessionId?: string, db: SessionsClient = this.prisma): Promise<void> {
     await db.session.updateMany({
@@ -276,6 +298,7 @@ export class AuthService {
       data: { revokedAt: new Date() },
     });
     await db.deviceToken.deleteMany({ where: { userId, ...(exceptSessionId ? { OR: [{ sessionId: null }, { sessionId: { not: exceptSessionId } }] } : {}) } });
+    await changes.publish(db, { type: 'sessions_revoked', userId });
   }
 
   /** `event`: the audit action recorded with the new session (login), in its transaction. */

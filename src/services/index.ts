@@ -12,6 +12,7 @@ import { DownloadService } from './download.service';
 import { IdempotencyService } from './idempotency.service';
 import { READ_MARGIN_MS } from '../db/pg-pool';
 import { CategoryMembershipService } from './category-membership.service';
+import { ChangeFeed } from './change-feed';
 import { CategoryService } from './category.service';
 import { DashboardService } from './dashboard.service';
 import { DistributionService } from './distribution.service';
@@ -62,6 +63,8 @@ export interface Services {
   /** Idempotency-Key store shared by both faces (REST router, GraphQL plugin). */
   idempotency: IdempotencyService;
   audit: AuditService;
+  /** Committed changes, fanned out to this instance's live subscribers (the gateway feeds it from LISTEN). */
+  changes: ChangeFeed;
 }
 
 /** `replicas`: clients for DATABASE_READ_URLS, which list, detail and aggregate reads use (src/db/read-replicas.ts). */
@@ -117,5 +120,6 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger, r
       logger,
     ),
     audit: new AuditService(prisma, downloads),
+    changes: new ChangeFeed(),
   };
 }

@@ -16,6 +16,7 @@ import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
+import { changes } from './change-feed';
 
 type Tx = PrismaNs.TransactionClient;
 
@@ -142,6 +143,7 @@ export class InvestmentRequestService {
           target: { type: 'investment_request', id: created.id },
           changes: { after: pick(created, 'investorId', 'unitId', 'amount', 'ownershipPercentage', 'status') },
         });
+        await changes.publish(tx, { type: 'investment_request', id: created.id, investorId });
         return { ...created, unit: { id: unit.id, code: unit.code, name: unit.name } };
       }),
     );
@@ -239,7 +241,7 @@ export class InvestmentRequestService {
   /** Checked, guarded transition: a concurrent change of the same request is a 409 too. */
   private async move(
     tx: Tx,
-    request: { id: number; status: InvestmentRequestStatus },
+    request: { id: number; investorId: number; status: InvestmentRequestStatus },
     to: InvestmentRequestStatus,
     data: PrismaNs.InvestmentRequestUpdateManyMutationInput,
   ) {
@@ -249,6 +251,7 @@ export class InvestmentRequestService {
       await tx.investmentRequest.updateMany({ where: { id: request.id, status: request.status }, data: { ...data, status: to } }),
     );
     await audit.transition(tx, 'investment_request', request.id, request.status, to, data);
+    await changes.publish(tx, { type: 'investment_request', id: request.id, investorId: request.investorId });
   }
 }
 

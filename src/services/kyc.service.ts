@@ -14,6 +14,7 @@ import { KYC_DOCUMENT, assertTransition, assertUpdated } from './state-machine';
 import type { FileStorage } from './storage/file-storage';
 import { audit, pick } from './audit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
+import { changes } from './change-feed';
 import { UploadInspector, type FileKind, type FileUpload } from './storage/upload';
 
 export interface KycDocumentsFilter {
@@ -157,6 +158,7 @@ export class KycService {
               target: { type: 'kyc_document', id: created.id },
               changes: { after: pick(created, 'investorId', 'documentType', 'mimeType', 'sizeBytes', 'status') },
             });
+            await changes.publish(tx, { type: 'kyc_status', investorId });
             return created;
           },
         );
@@ -200,7 +202,10 @@ export class KycService {
   /** PENDING → APPROVED | REJECTED (guarded), and the investor is told in the same transaction. */
   private review(reviewer: AuthUser, id: number, to: KycDocumentStatus, reason: string | null) {
     return this.prisma.$transaction(async (tx) => {
-      const doc = await tx.kycDocument.findUnique({ where: { id }, select: { status: true, documentType: true, investor: { select: { userId: true } } } });
+      const doc = await tx.kycDocument.findUnique({
+        where: { id },
+        select: { status: true, documentType: true, investorId: true, investor: { select: { userId: true } } },
+      });
       if (!doc) throw new NotFoundError();
       assertTransition(KYC_DOCUMENT, doc.status, to);
       assertUpdated(
@@ -211,6 +216,7 @@ export class KycService {
         }),
       );
       await audit.transition(tx, 'kyc_document', id, doc.status, to, { rejectionReason: reason, reviewedById: reviewer.id });
+      await changes.publish(tx, { type: 'kyc_status', investorId: doc.investorId });
       const kind = doc.documentType.toLowerCase().replace(/_/g, ' ');
       const ok = to === KycDocumentStatus.APPROVED;
       await notify(tx, {

@@ -5,10 +5,11 @@ import { NotFoundError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { PushStatus, type DevicePlatform, type NotificationType } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate, toPage, type Page } from '../pagination';
+import { changes } from './change-feed';
 import { writeOnce, type OnceOptions } from './idempotency.service';
 import { formatMoney, type DecimalInput } from './money';
 
-type Tx = Pick<PrismaNs.TransactionClient, 'notification' | 'deviceToken' | 'userSettings' | 'pushDelivery'>;
+type Tx = Pick<PrismaNs.TransactionClient, 'notification' | 'deviceToken' | 'userSettings' | 'pushDelivery' | '$executeRaw'>;
 
 /** Writes an amount in the recipient's currency (their settings; USD without a settings row). */
 export type Money = (amount: DecimalInput) => string;
@@ -59,7 +60,7 @@ const SETTINGS_SELECT = {
 
 /**
  * Records notifications and, for the recipients' device tokens that their settings allow, the push
- * outbox rows (PushDelivery) that the worker sends later. Call it with the transaction client of the
+ * outbox rows (PushDelivery) that the worker sends later, and tells live subscribers (the change feed). Call it with the transaction client of the
  * state transition they report, so all of it commits (or rolls back) together. A fixed number of
  * queries whatever the list's length: a distribution notifies every holder at once. Amounts in a body
  * are written in each recipient's currency (settings, display only: nothing is converted).
@@ -81,6 +82,8 @@ export async function notify(tx: Tx, ...list: NewNotification[]): Promise<void> 
     data: list.map((n) => ({ userId: n.userId, type: n.type, title: n.title, body: body(n), data: n.data ?? {} })),
     select: { id: true, userId: true, type: true },
   });
+  const [first, ...rest] = created.map((n) => ({ type: 'notification' as const, id: n.id, userId: n.userId }));
+  await changes.publish(tx, first, ...rest);
   const userIds = [...new Set(created.map((n) => n.userId))];
   const tokens = await tx.deviceToken.findMany({ where: { userId: { in: userIds } }, select: { userId: true, token: true } });
   if (tokens.length === 0) return;

@@ -6,7 +6,7 @@ import { returning } from '../db/returning';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate } from '../pagination';
-import { requireInvestor } from './access';
+import { ownerScope, requireInvestor } from './access';
 import { HUNDRED, dec, type DecimalInput } from './money';
 import { availabilityAfterWithdrawal, holdingAfterWithdrawal, withdrawalInvestedAmount, withdrawalPayoutAmount } from '../domain/money-rules';
 import { assertKycApproved } from './kyc.service';
@@ -17,6 +17,7 @@ import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
+import { changes } from './change-feed';
 
 export type WithdrawalRequestFilterInput = RequestFilterInput<WithdrawalRequestStatus>;
 
@@ -84,6 +85,7 @@ async function move(tx: Tx, row: RequestRow, to: WithdrawalRequestStatus, data: 
   assertTransition(WITHDRAWAL_REQUEST, row.status, to);
   assertUpdated(WITHDRAWAL_REQUEST, await tx.withdrawalRequest.updateMany({ where: { id: row.id, status: row.status }, data: { ...data, status: to } }));
   await audit.transition(tx, 'withdrawal_request', row.id, row.status, to, data);
+  await changes.publish(tx, { type: 'withdrawal_request', id: row.id, investorId: row.investorId });
 }
 
 async function notifyReviewed(tx: Tx, row: RequestRow, status: WithdrawalRequestStatus, reason?: string) {
@@ -115,6 +117,13 @@ export class WithdrawalRequestService {
       ...listWhere(user, f, ['status', 'unitId']),
     };
     return paginate(w, pageQuery(db.withdrawalRequest, { where, select: SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
+  }
+
+  /** One request: an investor's own, staff any; anyone else's or a missing id is NOT_FOUND. */
+  async get(user: AuthUser, id: number) {
+    const row = await this.reads.client.withdrawalRequest.findFirst({ where: { id, ...ownerScope(user) }, select: SELECT });
+    if (!row) throw new NotFoundError();
+    return row;
   }
 
   /**
@@ -167,6 +176,7 @@ export class WithdrawalRequestService {
           target: { type: 'withdrawal_request', id: created.id },
           changes: { after: pick(created, 'investorId', 'unitId', 'ownershipPercentage', 'investedAmount', 'reason', 'status') },
         });
+        await changes.publish(tx, { type: 'withdrawal_request', id: created.id, investorId });
         return { ...created, unit };
       }),
     );

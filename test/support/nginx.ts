@@ -41,7 +41,9 @@ export function ensureNginx(): string {
 
 /**
  * The load balancer's configuration: round-robin over `upstreams`, the client's address passed on in
- * X-Forwarded-For. Retries are nginx's defaults, spelled out: a request goes to the next instance
+ * X-Forwarded-For. WebSockets (subscriptions on /graphql) need HTTP/1.1 to the upstream and the
+ * Upgrade and Connection headers passed on (hop-by-hop headers, which a proxy drops unless told);
+ * the gateway's 12 s pings keep an idle socket inside proxy_read_timeout. Retries are nginx's defaults, spelled out: a request goes to the next instance
  * after a connection error or timeout, but a POST (non-idempotent) only when it was never sent to
  * the failed instance (`non_idempotent` is deliberately absent) — a write is never done twice.
  */
@@ -63,6 +65,10 @@ http {
   uwsgi_temp_path ${temp('uwsgi')};
   scgi_temp_path ${temp('scgi')};
   client_max_body_size 20m;
+  map $http_upgrade $connection_upgrade {
+    default upgrade;
+    '' close;
+  }
   upstream gateways {
 ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`).join('\n')}
   }
@@ -72,6 +78,9 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`
       proxy_pass http://gateways;
       proxy_set_header Host $host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
       proxy_next_upstream error timeout;
       proxy_next_upstream_tries 3;
       proxy_connect_timeout 2s;

@@ -1,0 +1,67 @@
+import { Authorized, Resolver, Root, Subscription } from 'type-graphql';
+import type { Context } from '../context';
+import { onPrimary } from '../db/read-replicas';
+import { ServiceUnavailableError, UnauthenticatedError } from '../errors';
+import type { Change, Delivery, LiveStream, WatchedType } from '../services/change-feed';
+import type { AuthUser } from '../domain/auth-user';
+import { Role } from '../schema/enums';
+import { InvestmentRequest } from '../schema/investment-request.type';
+import { KycStatusSummary } from '../schema/kyc.type';
+import { Notification } from '../schema/notification.type';
+import { WithdrawalRequest } from '../schema/withdrawal-request.type';
+import type { InvestmentRequestView } from '../services/investment-request.service';
+import type { KycStatusSummaryView } from '../services/kyc.service';
+import type { NotificationView } from '../services/notification.service';
+import type { WithdrawalRequestView } from '../services/withdrawal-request.service';
+
+/**
+ * The subscriber's stream of `type` changes, each loaded through the same service call (and so the
+ * same ownership rule) as the matching query: a change the user may not see is never sent.
+ */
+function live<T extends WatchedType, V>(context: Context, type: T, load: (user: AuthUser, change: Extract<Change, { type: T }>) => Promise<V>): LiveStream<V> {
+  const { user, live: options } = context;
+  if (!user) throw new UnauthenticatedError();
+  // Only the WebSocket face sets these; over HTTP Apollo refuses subscriptions before they run.
+  if (!options) throw new ServiceUnavailableError();
+  return context.services.changes.watch(user, type, (change) => onPrimary(() => load(user, change)), options);
+}
+
+/** Live updates for the dashboard (contract §3, "Subscriptions"), served over WebSocket at /graphql (src/subscriptions.ts). */
+@Resolver()
+export class SubscriptionResolver {
+  @Authorized()
+  @Subscription(() => Notification, {
+    description: "The signed-in user's new notifications, as they are committed.",
+    subscribe: ({ context }) => live(context as Context, 'notification', (user, c) => (context as Context).services.notifications.get(user, c.id)),
+  })
+  notificationAdded(@Root() delivery: Delivery<NotificationView>): NotificationView {
+    return delivery.value;
+  }
+
+  @Authorized()
+  @Subscription(() => InvestmentRequest, {
+    description: "Each change of an investment request (created, reviewed, cancelled): investors their own, admins and analysts every investor's.",
+    subscribe: ({ context }) => live(context as Context, 'investment_request', (user, c) => (context as Context).services.investmentRequests.get(user, c.id)),
+  })
+  investmentRequestUpdated(@Root() delivery: Delivery<InvestmentRequestView>): InvestmentRequestView {
+    return delivery.value;
+  }
+
+  @Authorized()
+  @Subscription(() => WithdrawalRequest, {
+    description: "Each change of a withdrawal request (created, reviewed, completed, cancelled): investors their own, admins and analysts every investor's.",
+    subscribe: ({ context }) => live(context as Context, 'withdrawal_request', (user, c) => (context as Context).services.withdrawalRequests.get(user, c.id)),
+  })
+  withdrawalRequestUpdated(@Root() delivery: Delivery<WithdrawalRequestView>): WithdrawalRequestView {
+    return delivery.value;
+  }
+
+  @Authorized(Role.INVESTOR)
+  @Subscription(() => KycStatusSummary, {
+    description: "The signed-in investor's verification state, each time a document is uploaded or reviewed. Investors only (staff: FORBIDDEN).",
+    subscribe: ({ context }) => live(context as Context, 'kyc_status', (user) => (context as Context).services.kyc.status(user)),
+  })
+  kycStatusChanged(@Root() delivery: Delivery<KycStatusSummaryView>): KycStatusSummaryView {
+    return delivery.value;
+  }
+}

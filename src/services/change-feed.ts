@@ -1,0 +1,227 @@
+import { z } from 'zod';
+import type { AuthUser } from '../domain/auth-user';
+import { NotFoundError } from '../domain/errors';
+import { Prisma as PrismaNs } from '../generated/prisma/client';
+import { Role } from '../generated/prisma/enums';
+
+/**
+ * The change feed: what changed, told to every gateway instance once the change has committed
+ * (live updates, docs/api.md "Subscriptions"). Services call `changes.publish(tx, …)` inside the
+ * transaction of the change; it is a PostgreSQL NOTIFY, which the server delivers at commit and
+ * never for a rollback. A notification carries ids only: each instance loads what a subscriber
+ * sees through the same services and ownership rules as the queries.
+ */
+
+/** The one channel every instance LISTENs on. */
+export const CHANGE_CHANNEL = 'gateway_changes';
+
+const change = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('notification'), id: z.number().int(), userId: z.number().int() }),
+  z.object({ type: z.literal('investment_request'), id: z.number().int(), investorId: z.number().int() }),
+  z.object({ type: z.literal('withdrawal_request'), id: z.number().int(), investorId: z.number().int() }),
+  z.object({ type: z.literal('kyc_status'), investorId: z.number().int() }),
+  /** Sessions of the user ended (logout, password change or reset, deletion): live connections re-check theirs. */
+  z.object({ type: z.literal('sessions_revoked'), userId: z.number().int() }),
+]);
+const notification = z.object({ at: z.number(), changes: z.array(change) });
+
+export type Change = z.infer<typeof change>;
+export type ChangeType = Change['type'];
+/** The changes a subscriber watches: every type but the session ones. */
+export type WatchedType = Exclude<ChangeType, 'sessions_revoked'>;
+type ChangeOf<T extends ChangeType> = Extract<Change, { type: T }>;
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; the envelope takes the rest. */
+const MAX_CHUNK_BYTES = 7000;
+
+/** Changes as JSON arrays of at most MAX_CHUNK_BYTES each (a distribution notifies every holder at once). */
+function chunks(list: Change[]): string[] {
+  const out: string[] = [];
+  let current: string[] = [];
+  let size = 2;
+  for (const c of list) {
+    const json = JSON.stringify(c);
+    if (current.length && size + json.length + 1 > MAX_CHUNK_BYTES) {
+      out.push(`[${current.join(',')}]`);
+      current = [];
+      size = 2;
+    }
+    current.push(json);
+    size += json.length + 1;
+  }
+  out.push(`[${current.join(',')}]`);
+  return out;
+}
+
+type FeedClient = Pick<PrismaNs.TransactionClient, '$executeRaw'>;
+
+export const changes = {
+  /**
+   * Sends `list` with `db`, the change's transaction client: delivered when it commits, never if it
+   * rolls back. One statement whatever the length; Prisma's lazy promise, so it also fits a batch
+   * `$transaction([...])`. `at` is the database's clock at the statement, for the delivery lag metric.
+   */
+  publish(db: FeedClient, first: Change, ...rest: Change[]) {
+    const notifies = chunks([first, ...rest]).map(
+      (json) =>
+        PrismaNs.sql`pg_notify(${CHANGE_CHANNEL}, json_build_object('at', floor(extract(epoch FROM clock_timestamp()) * 1000), 'changes', ${json}::json)::text)`,
+    );
+    return db.$executeRaw(PrismaNs.sql`SELECT ${PrismaNs.join(notifies)}`);
+  },
+};
+
+/** A change that reached a subscriber, with when it was committed (ms since the epoch, database clock). */
+export interface Delivery<T> {
+  at: number;
+  value: T;
+}
+
+/** A subscriber's stream; `return()` ends it at once, even while a `next()` waits. */
+export type LiveStream<T> = AsyncIterableIterator<Delivery<T>>;
+
+export interface WatchOptions {
+  /** Asked before each change is loaded: false skips it (the subscriber's session ended; its transport closes it). */
+  authorize(): Promise<boolean>;
+  /** Changes waiting for this subscriber beyond which it is too slow: the next one is dropped and `onOverflow` called. */
+  maxPending: number;
+  onOverflow(): void;
+}
+
+/**
+ * A bounded queue read as an async iterator. Written here rather than taken from a library because
+ * an overflow must be seen (and counted, and answered by closing the connection), not silently
+ * dropped as the sliding and dropping buffers of Repeater-style libraries do.
+ */
+class Mailbox<T> implements AsyncIterableIterator<T> {
+  private readonly queue: T[] = [];
+  private waiting: ((result: IteratorResult<T>) => void) | undefined;
+  private done = false;
+
+  constructor(
+    private readonly options: WatchOptions,
+    private readonly onEnd: () => void,
+  ) {}
+
+  push(value: T): void {
+    if (this.done) return;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = undefined;
+      return resolve({ value, done: false });
+    }
+    if (this.queue.length >= this.options.maxPending) return this.options.onOverflow();
+    this.queue.push(value);
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.queue.length) return Promise.resolve({ value: this.queue.shift() as T, done: false });
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  return(): Promise<IteratorResult<T>> {
+    if (!this.done) {
+      this.done = true;
+      this.queue.length = 0;
+      this.onEnd();
+      this.waiting?.({ value: undefined, done: true });
+      this.waiting = undefined;
+    }
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+}
+
+/** Whose changes of a type a user is told of: route keys `<type>:<owner>`, or `<type>:*` for every owner. */
+function routeKey(type: WatchedType, user: AuthUser): string {
+  switch (type) {
+    case 'notification':
+      return `${type}:${user.id}`;
+    case 'investment_request':
+    case 'withdrawal_request':
+      // Admins and analysts follow every investor's requests (contract §3).
+      return user.role === Role.INVESTOR ? `${type}:${user.investorId}` : `${type}:*`;
+    case 'kyc_status':
+      return `${type}:${user.investorId}`;
+  }
+}
+
+function ownerKey(c: Exclude<Change, { type: 'sessions_revoked' }>): string {
+  return `${c.type}:${c.type === 'notification' ? c.userId : c.investorId}`;
+}
+
+/**
+ * One per instance: takes the notifications its listener receives and hands each change to the
+ * subscribers it may concern (an index by owner, so a change costs its own subscribers, not all).
+ */
+export class ChangeFeed {
+  private readonly routes = new Map<string, Set<Mailbox<Delivery<Change>>>>();
+  private readonly revocationHandlers = new Set<(userId: number) => void>();
+
+  /**
+   * A notification from the listener; answers the changes it carried (for the metrics). Throws on a
+   * payload that is not the feed's (nothing but `publish` writes on the channel).
+   */
+  receive(payload: string): Change[] {
+    const { at, changes: list } = notification.parse(JSON.parse(payload));
+    for (const c of list) {
+      if (c.type === 'sessions_revoked') {
+        for (const handler of this.revocationHandlers) handler(c.userId);
+        continue;
+      }
+      for (const key of [ownerKey(c), `${c.type}:*`]) for (const box of this.routes.get(key) ?? []) box.push({ at, value: c });
+    }
+    return list;
+  }
+
+  /** Calls `handler` with the user whose sessions ended, on every instance; answers the unsubscribe. */
+  onSessionsRevoked(handler: (userId: number) => void): () => void {
+    this.revocationHandlers.add(handler);
+    return () => this.revocationHandlers.delete(handler);
+  }
+
+  /**
+   * The changes of `type` that `user` may be told of, each loaded by `load` as `user` (the services'
+   * ownership rules apply: what they answer NOT_FOUND is skipped, never sent) once `authorize` agrees.
+   */
+  watch<T extends WatchedType, V>(user: AuthUser, type: T, load: (change: ChangeOf<T>) => Promise<V>, options: WatchOptions): LiveStream<V> {
+    const key = routeKey(type, user);
+    let set = this.routes.get(key);
+    if (!set) this.routes.set(key, (set = new Set()));
+    const box: Mailbox<Delivery<Change>> = new Mailbox(options, () => {
+      set.delete(box);
+      if (set.size === 0) this.routes.delete(key);
+    });
+    set.add(box);
+    const stream: LiveStream<V> = {
+      async next() {
+        for (;;) {
+          const item = await box.next();
+          if (item.done) return { value: undefined, done: true };
+          if (!(await options.authorize())) continue;
+          try {
+            return { value: { at: item.value.at, value: await load(item.value.value as ChangeOf<T>) }, done: false };
+          } catch (err) {
+            if (!(err instanceof NotFoundError)) throw err;
+          }
+        }
+      },
+      async return() {
+        await box.return();
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]: () => stream,
+    };
+    return stream;
+  }
+
+  /** Subscribers registered now (the open subscriptions of this instance). */
+  size(): number {
+    let n = 0;
+    for (const set of this.routes.values()) n += set.size;
+    return n;
+  }
+}
