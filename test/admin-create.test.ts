@@ -33,6 +33,19 @@ function adminCreate(args: string[], env: Record<string, string>, options: { ter
   return { exited, output: () => output };
 }
 
+// On every engine: a command line it cannot use is refused before any prompt or database, with stdin left open.
+it('refuses a command line without --email or with an unknown option: exit 1 and the usage, no prompt', async () => {
+  for (const args of [
+    ['--name', 'Ops'],
+    ['--email', 'ops@example.com', '--name', 'Ops', '--bogus', '1'],
+  ]) {
+    const run = adminCreate(args, { DATABASE_URL: '' }, { terminal: false });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('Usage: npm run admin:create -- --email E --name N [--password P]');
+    expect(run.output()).not.toContain('Password: ');
+  }
+});
+
 const serverUrl = process.env.TEST_DATABASE_URL;
 if (serverUrl) {
   describe('npm run admin:create', () => {

@@ -253,7 +253,7 @@ if (process.env.TEST_DATABASE_URL) {
           for (let attempt = 0; attempt < 30; attempt++) {
             const res = await send(kind, p, init({ 'idempotency-key': key }));
             if (res.status === 200 || res.status === 201) return { key, id: idOf(res.body) };
-            if (res.status === 409) await eventually(() => leaseEnded(key), 10_000);
+            if (res.status === 409) await eventually(() => leaseEnded(key), budget(10_000));
             else if (res.status !== 503) return { key, id: undefined, status: res.status };
           }
           return { key, id: undefined, status: -1 };
@@ -356,7 +356,7 @@ if (process.env.TEST_DATABASE_URL) {
         expect(docs.map((d) => d.id)).toEqual([...uploaded].sort((a, b) => a - b));
 
         // Ready again on both instances once everything is back.
-        for (const g of gateways) await eventually(async () => (await fetch(`${g.url}/readyz`, { signal: signal() })).status === 200, 20_000);
+        for (const g of gateways) await eventually(async () => (await fetch(`${g.url}/readyz`, { signal: signal() })).status === 200, budget(20_000));
       },
       budget(90_000),
     );

@@ -5,6 +5,7 @@ import type { MailMessage } from '../src/services/mailer';
 import { eventually } from './support/eventually';
 import { captureLogger } from './support/log-capture';
 import { DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
+import { budget } from './support/time-budget';
 
 const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) };
 const MAIL_FROM = 'Invest Test <no-reply@invest.test>';
@@ -230,9 +231,9 @@ it('gives up on a silent mail server after SMTP_TIMEOUT_MS: the answer does not 
     const res = await t.http.post('/api/v1/auth/password/forgot').send({ email });
     expect(res.status).toBe(200);
     // Bounded far above the 200 ms configured, far below the 10 s the transport used to wait.
-    await eventually(async () => log.lines().some((l) => l.level === 50 && l.msg === 'password reset mail could not be sent'), 5000);
+    await eventually(async () => log.lines().some((l) => l.level === 50 && l.msg === 'password reset mail could not be sent'), budget(5000));
     expect(accepted).toBe(1);
-    await eventually(async () => open.size === 0, 5000);
+    await eventually(async () => open.size === 0, budget(5000));
   } finally {
     await t.close();
     for (const socket of open) socket.destroy();

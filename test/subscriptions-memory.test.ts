@@ -5,6 +5,7 @@ import { SUBSCRIPTION_LIMITS } from '../src/subscriptions';
 import { childDatabase, startEntry } from './support/entry-process';
 import { eventually } from './support/eventually';
 import { liveClient, type LiveClient } from './support/live';
+import { budget } from './support/time-budget';
 
 /**
  * Thousands of idle subscriptions on the real entry point (its own process, so its resident set is
@@ -18,46 +19,50 @@ const USERS = Math.ceil(SOCKETS / SUBSCRIPTION_LIMITS.connectionsPerUser);
 
 const rssKb = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 
-it(`holds ${SUBSCRIPTIONS} idle subscriptions in under 50 MB per 1 000, and still serves`, async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-live-memory-'));
-  const db = await childDatabase(dataDir, 'live_memory');
-  const server = startEntry({ ...db.env, SEED_ON_START: 'false', NODE_ENV: 'development', AUTH_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info' });
-  const clients: LiveClient[] = [];
-  try {
-    const port = (await server.logged((l) => typeof l.port === 'number')).port as number;
-    await server.logged((l) => l.msg === 'ready');
-    const base = `http://127.0.0.1:${port}`;
-    const open = async () => Number(/^graphql_subscriptions_open (\d+)/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1] ?? 0);
-    const tokens: string[] = [];
-    for (let i = 0; i < USERS; i++) {
-      const res = await fetch(`${base}/api/v1/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Memory Test', email: `live-memory-${i}@example.com`, password: 'Secret123!', password_confirmation: 'Secret123!' }),
-      });
-      expect(res.status).toBe(201);
-      tokens.push(((await res.json()) as { data: { access_token: string } }).data.access_token);
+it(
+  `holds ${SUBSCRIPTIONS} idle subscriptions in under 50 MB per 1 000, and still serves`,
+  async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-live-memory-'));
+    const db = await childDatabase(dataDir, 'live_memory');
+    const server = startEntry({ ...db.env, SEED_ON_START: 'false', NODE_ENV: 'development', AUTH_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info' });
+    const clients: LiveClient[] = [];
+    try {
+      const port = (await server.logged((l) => typeof l.port === 'number')).port as number;
+      await server.logged((l) => l.msg === 'ready');
+      const base = `http://127.0.0.1:${port}`;
+      const open = async () => Number(/^graphql_subscriptions_open (\d+)/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1] ?? 0);
+      const tokens: string[] = [];
+      for (let i = 0; i < USERS; i++) {
+        const res = await fetch(`${base}/api/v1/auth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Memory Test', email: `live-memory-${i}@example.com`, password: 'Secret123!', password_confirmation: 'Secret123!' }),
+        });
+        expect(res.status).toBe(201);
+        tokens.push(((await res.json()) as { data: { access_token: string } }).data.access_token);
+      }
+      const pid = server.child.pid!;
+      const before = rssKb(pid);
+      for (let s = 0; s < SOCKETS; s++) {
+        const c = liveClient(`ws://127.0.0.1:${port}/graphql`, tokens[Math.floor(s / SUBSCRIPTION_LIMITS.connectionsPerUser)]);
+        clients.push(c);
+        for (let k = 0; k < PER_SOCKET; k++) c.subscribe('subscription { notificationAdded { id title } }');
+      }
+      await eventually(async () => (await open()) === SUBSCRIPTIONS, budget(60_000));
+      const after = rssKb(pid);
+      const mbPer1000 = ((after - before) / 1024) * (1000 / SUBSCRIPTIONS);
+      // Printed: the figure of this run (RSS at this size is noisy; the bound catches a leak).
+      console.log(`idle subscriptions: RSS ${(before / 1024).toFixed(1)} → ${(after / 1024).toFixed(1)} MB, ${mbPer1000.toFixed(2)} MB per 1 000`);
+      expect(mbPer1000).toBeLessThan(50);
+      expect(clients.every((c) => c.acknowledged && c.closed === undefined)).toBe(true);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    } finally {
+      await Promise.all(clients.map((c) => c.dispose()));
+      if (server.child.exitCode === null) server.child.kill('SIGTERM');
+      await server.exited;
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
-    const pid = server.child.pid!;
-    const before = rssKb(pid);
-    for (let s = 0; s < SOCKETS; s++) {
-      const c = liveClient(`ws://127.0.0.1:${port}/graphql`, tokens[Math.floor(s / SUBSCRIPTION_LIMITS.connectionsPerUser)]);
-      clients.push(c);
-      for (let k = 0; k < PER_SOCKET; k++) c.subscribe('subscription { notificationAdded { id title } }');
-    }
-    await eventually(async () => (await open()) === SUBSCRIPTIONS, 60_000);
-    const after = rssKb(pid);
-    const mbPer1000 = ((after - before) / 1024) * (1000 / SUBSCRIPTIONS);
-    // Printed: the figure of this run (RSS at this size is noisy; the bound catches a leak).
-    console.log(`idle subscriptions: RSS ${(before / 1024).toFixed(1)} → ${(after / 1024).toFixed(1)} MB, ${mbPer1000.toFixed(2)} MB per 1 000`);
-    expect(mbPer1000).toBeLessThan(50);
-    expect(clients.every((c) => c.acknowledged && c.closed === undefined)).toBe(true);
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
-  } finally {
-    await Promise.all(clients.map((c) => c.dispose()));
-    if (server.child.exitCode === null) server.child.kill('SIGTERM');
-    await server.exited;
-    await db.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}, 180_000);
+  },
+  budget(180_000),
+);

@@ -5,6 +5,7 @@ import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harne
 import { closeCode, liveClient, rawSocket, type LiveClient } from './support/live';
 import { notify } from '../src/services/notification.service';
 import { SUBSCRIPTION_LIMITS } from '../src/subscriptions';
+import { budget } from './support/time-budget';
 
 /**
  * GraphQL subscriptions over WebSocket (contract §3 "Subscriptions"): the graphql-ws client against
@@ -103,13 +104,13 @@ describe('connection_init', () => {
 
   it('closes with 1013 (try again later, which clients retry) when the database cannot answer at connection_init', async () => {
     const lost = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
-    const authenticate = jest.spyOn(t.services.auth, 'authenticate').mockRejectedValueOnce(lost);
+    const identify = jest.spyOn(t.services.auth, 'identify').mockRejectedValueOnce(lost);
     try {
       const c = connect(investorToken);
       expect(await closeCode(c)).toBe(1013);
       expect(c.acknowledged).toBe(false);
     } finally {
-      authenticate.mockRestore();
+      identify.mockRestore();
     }
   });
 
@@ -257,7 +258,7 @@ describe('operations', () => {
       await t.db.prisma.$queryRawUnsafe('SELECT pg_terminate_backend($1)', pid);
       await eventually(async () => (await metric('change_feed_listener_lost_total')) === lost + 1);
       // Listening again on a new connection.
-      await eventually(async () => (await t.db.prisma.$queryRawUnsafe<Array<{ pid: number }>>(listening)).some((r) => r.pid !== pid), 20_000);
+      await eventually(async () => (await t.db.prisma.$queryRawUnsafe<Array<{ pid: number }>>(listening)).some((r) => r.pid !== pid), budget(20_000));
       const unit = await makeUnit();
       const request = await pendingInvestment(investorId, unit.id);
       expect((await t.gql('mutation($id: Int!) { approveInvestmentRequest(id: $id) { id } }', { id: request.id }, adminToken)).errors).toBeUndefined();
@@ -458,7 +459,7 @@ describe('token expiry', () => {
     const c = liveClient(`ws://127.0.0.1:${(short.gateway.server.address() as AddressInfo).port}/graphql`, token);
     clients.push(c);
     await acknowledged(c);
-    expect(await closeCode(c, 10_000)).toBe(4401);
+    expect(await closeCode(c, budget(10_000))).toBe(4401);
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
     expect(Date.now() - expiresAt).toBeLessThan(5000);
   });

@@ -1,6 +1,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { eventually } from './eventually';
+import { budget } from './time-budget';
 
 /** What a graphql-ws client saw: results per subscription, errors, and how its socket closed. */
 export interface LiveClient {
@@ -62,7 +63,7 @@ export function liveClient(url: string, token: string | undefined, connectionPar
 }
 
 /** Waits until the client's socket closed; answers its close code. */
-export async function closeCode(c: LiveClient, boundMs = 10_000): Promise<number> {
+export async function closeCode(c: LiveClient, boundMs = budget(10_000)): Promise<number> {
   await eventually(async () => c.closed !== undefined, boundMs);
   return c.closed!.code;
 }
