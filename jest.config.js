@@ -13,12 +13,27 @@ const base = {
 };
 
 /**
- * Two projects, one `npm test` (README):
+ * The in-process tier: files that run the gateway's services and Apollo server in the worker itself
+ * (executeOperation, services), with no spawned process, no HTTP server and one database copy each.
+ */
+const inProcess = ['test/graphql/', 'test/push-outbox.test.ts', 'test/schema-descriptions.test.ts'];
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const integrationSetup = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
+
+/**
+ * Three projects, one `npm test` (README); `npm run test:fast` runs the first two:
  *  - unit: test/unit, no database, no gateway (money, state machines, error mapping, coercion,
  *    pagination); milliseconds per test, and no template database is built when only these run.
- *  - integration: test/graphql (operations through Apollo's executeOperation) and the HTTP tier
- *    (test/*.test.ts, the contract through supertest). One migrated + seeded template per run;
- *    each test file gets its own copy (PGlite, or PostgreSQL with TEST_DATABASE_URL).
+ *  - in-process: test/graphql (operations through Apollo's executeOperation) and the other files in
+ *    `inProcess` above.
+ *  - integration: the HTTP tier (test/*.test.ts, the contract through supertest; entry points started
+ *    as processes). One migrated + seeded template per run, shared by the last two projects (Jest runs
+ *    a global setup once per path); each test file gets its own copy (PGlite, or PostgreSQL with
+ *    TEST_DATABASE_URL).
  *
  * @type {import('jest').Config}
  */
@@ -31,11 +46,17 @@ module.exports = {
     { ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
     {
       ...base,
+      displayName: 'in-process',
+      roots: ['<rootDir>/test'],
+      testMatch: inProcess.map((p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`),
+      ...integrationSetup,
+    },
+    {
+      ...base,
       displayName: 'integration',
       roots: ['<rootDir>/test'],
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/', ...inProcess.map((p) => `<rootDir>/${escape(p)}`)],
+      ...integrationSetup,
     },
   ],
 };
