@@ -64,6 +64,36 @@ describe('rate limits in Redis (REDIS_URL)', () => {
     expect(JSON.parse(stdout)).toBe(0); // timers besides the one printing this
   });
 
+  // The worker that ran persisted-queries was force-exited by Jest: ioredis drops the commands it sent on a
+  // connection that closed before it was ready (CLIENT SETINFO, the ready check) at its next connection,
+  // without settling them, and each keeps its 1 s command timeout running.
+  it('connections dropped before they were ready, then Redis closed: no command timer left running', async () => {
+    const script = `
+      const net = require('node:net');
+      const { createHook } = require('node:async_hooks');
+      const { createRedis, closeRedis } = require('./src/services/redis');
+      const { createLogger } = require('./src/logger');
+      // The timers of at least a second (the command timeout) still due: ioredis' 1 ms close timer is not one.
+      const timers = new Map();
+      createHook({ init: (id, type, _, t) => type === 'Timeout' && t._idleTimeout >= 1000 && timers.set(id, t) }).enable();
+      const due = () => [...timers.values()].filter((t) => !t._destroyed).length;
+      // A server that accepts and drops every connection (Redis going away behind a proxy).
+      const server = net.createServer((socket) => socket.destroy()).listen(0, '127.0.0.1', () => {
+        const redis = createRedis('redis://127.0.0.1:' + server.address().port, createLogger('silent'));
+        let connects = 0;
+        redis.on('connect', () => connects++);
+        // Closed while waiting to retry, after connections that were dropped before they were ready.
+        redis.on('reconnecting', async () => {
+          if (connects < 3) return;
+          await closeRedis(redis);
+          server.close();
+          console.log(JSON.stringify(due()));
+        });
+      });`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), '-e', script], { cwd: fromRoot() });
+    expect(JSON.parse(stdout)).toBe(0);
+  });
+
   it('an unreachable Redis is logged once, not at every reconnection attempt', async () => {
     const logger = createLogger('silent');
     const warn = jest.spyOn(logger, 'warn');

@@ -20,7 +20,11 @@ export function createRedis(url: string, logger: Logger): Redis {
   const { Redis } = require('ioredis') as typeof import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
+    // A command in flight when its connection closes fails then, not on a later connection: with 1,
+    // every other close left the commands sent on a connection not yet ready (CLIENT SETINFO, the
+    // ready check) in a queue the next connection replaced without settling them, each holding its
+    // commandTimeout timer (a closed client kept the process alive up to that long).
+    maxRetriesPerRequest: 0,
     connectTimeout: CONNECT_TIMEOUT_MS,
     commandTimeout: COMMAND_TIMEOUT_MS,
     // How long a dropped connection may take to close before it is destroyed. ioredis arms this timer
