@@ -21,7 +21,7 @@ import { NEW_LISTINGS, RECENT_ACTIVITY, TOP_GAINERS } from './services/dashboard
 import { UNPAGED_LIST_MAX } from './services/listing';
 import { QUARTERS_SHOWN } from './services/portfolio.service';
 import type { AuthUser } from './domain/auth-user';
-import { Role } from './generated/prisma/enums';
+import { Role, WithdrawalRequestStatus } from './generated/prisma/enums';
 
 /**
  * What one GraphQL document may ask for (docs/api.md, "Limits"). The REST route table runs its own
@@ -59,13 +59,14 @@ export const COST = {
   unpagedListSize: UNPAGED_LIST_MAX,
 } as const;
 
-/** Lists without pages whose size is fixed by the service (dashboard sections, quarters shown). */
+/** Lists without pages whose size is fixed by the service (dashboard sections, quarters shown, one row per status). */
 export const LIST_BOUNDS: Record<string, number> = {
   'Dashboard.topGainers': TOP_GAINERS,
   'Dashboard.newListings': NEW_LISTINGS,
   'Dashboard.recentActivity': RECENT_ACTIVITY,
   'Dashboard.trends': QUARTERS_SHOWN,
   'PortfolioPerformance.distributionsByQuarter': QUARTERS_SHOWN,
+  'Query.withdrawalVolumes': Object.keys(WithdrawalRequestStatus).length,
 };
 
 /** Arguments that set how many items a list field answers. */

@@ -20,6 +20,7 @@ import { loadOperations } from '../src/rest/operations';
 import { UNPAGED_LIST_MAX } from '../src/services/listing';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 import { Upload } from '../src/multipart';
+import { WithdrawalRequestStatus } from '../src/generated/prisma/enums';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -302,5 +303,211 @@ describe('JSON bodies on /graphql', () => {
     } finally {
       await roomy.close();
     }
+  });
+});
+
+describe('every list without pages answers at most what it is priced at (issue 22, finding 5)', () => {
+  /** More rows than any plain list answers, written directly (the services refuse some of them). */
+  const beyond = UNPAGED_LIST_MAX + 5;
+  let declarationId: number;
+
+  beforeAll(async () => {
+    const prisma = t.db.prisma;
+    const { id: _c, ...category } = await prisma.category.findFirstOrThrow({ where: { isActive: true } });
+    await prisma.category.createMany({
+      data: Array.from({ length: beyond }, (_, i) => ({ ...category, name: `${category.name} ${i}`, slug: `${category.slug}-${i}`, isFeatured: true })),
+    });
+    const { id: _u, ...unit } = await prisma.unit.findFirstOrThrow({ where: { status: 'AVAILABLE' } });
+    const units = await prisma.unit.createManyAndReturn({
+      data: Array.from({ length: beyond }, (_, i) => ({ ...unit, code: `${unit.code}-${i}` })),
+      select: { id: true },
+    });
+    const investor = await prisma.investor.findFirstOrThrow({ where: { user: { email: DEMO_EMAILS.investor } } });
+    await prisma.holding.createMany({
+      data: units.map((u) => ({ investorId: investor.id, unitId: u.id, ownershipPercentage: '0.01', investedAmount: '1.00' })),
+    });
+    // One declaration per new unit, each in its own quarter: more than a report's groups by unit and by period.
+    const { id: _d, ...distribution } = await prisma.distribution.findFirstOrThrow({ where: { status: 'DISTRIBUTED' } });
+    const { id: _dd, ...declaration } = await prisma.distributionDeclaration.findUniqueOrThrow({ where: { id: distribution.declarationId } });
+    const declarations = await prisma.distributionDeclaration.createManyAndReturn({
+      data: units.map((u, i) => ({ ...declaration, unitId: u.id, period: `${1900 + Math.floor(i / 4)}-Q${(i % 4) + 1}` })),
+      select: { id: true, unitId: true, period: true },
+    });
+    await prisma.distribution.createMany({
+      data: declarations.map((d) => ({ ...distribution, declarationId: d.id, unitId: d.unitId, period: d.period, investorId: investor.id })),
+    });
+    // And one declaration with more holders than a list answers.
+    const { id: _us, ...user } = await prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor } });
+    const users = await prisma.user.createManyAndReturn({
+      data: Array.from({ length: beyond }, (_, i) => ({ ...user, email: `holder-${i}@lists.test` })),
+      select: { id: true },
+    });
+    const holders = await prisma.investor.createManyAndReturn({ data: users.map((u) => ({ userId: u.id })), select: { id: true } });
+    declarationId = declarations[0].id;
+    await prisma.distribution.createMany({
+      data: holders.map((h) => ({ ...distribution, declarationId, unitId: declarations[0].unitId, period: declarations[0].period, investorId: h.id })),
+    });
+  });
+
+  const statuses = Object.keys(WithdrawalRequestStatus).length;
+  type Who = 'guest' | keyof typeof DEMO_EMAILS;
+  const cases: Array<{ list: string; who: Who; query: string; path: string; bound: number; price: number; stored: () => Promise<number> }> = [
+    {
+      list: 'Query.categories',
+      who: 'admin',
+      query: '{ categories(includeInactive: true) { id } }',
+      path: 'categories',
+      bound: UNPAGED_LIST_MAX,
+      price: COST.rootField + UNPAGED_LIST_MAX,
+      stored: () => t.db.prisma.category.count(),
+    },
+    {
+      list: 'Query.publicCategories',
+      who: 'guest',
+      query: '{ publicCategories { id } }',
+      path: 'publicCategories',
+      bound: UNPAGED_LIST_MAX,
+      price: COST.rootField + UNPAGED_LIST_MAX,
+      stored: () => t.db.prisma.category.count({ where: { isActive: true } }),
+    },
+    {
+      list: 'Query.availableCategories',
+      who: 'investor',
+      query: '{ availableCategories { id } }',
+      path: 'availableCategories',
+      bound: UNPAGED_LIST_MAX,
+      price: COST.rootField + UNPAGED_LIST_MAX,
+      stored: () => t.db.prisma.category.count({ where: { isActive: true, memberships: { none: {} } } }),
+    },
+    {
+      list: 'Dashboard.featuredCategories',
+      who: 'investor',
+      query: '{ dashboard { featuredCategories { id } } }',
+      path: 'dashboard.featuredCategories',
+      bound: UNPAGED_LIST_MAX,
+      price: COST.rootField + COST.field + UNPAGED_LIST_MAX,
+      stored: () => t.db.prisma.category.count({ where: { isActive: true, isFeatured: true } }),
+    },
+    {
+      list: 'Query.assetsUnderManagement',
+      who: 'analyst',
+      query: '{ assetsUnderManagement { categoryId } }',
+      path: 'assetsUnderManagement',
+      bound: UNPAGED_LIST_MAX,
+      price: COST.rootField + UNPAGED_LIST_MAX,
+      stored: () => t.db.prisma.category.count(),
+    },
+    {
+      list: 'Portfolio.holdings',
+      who: 'investor',
+      query: '{ portfolio { holdings { id } } }',
+      path: 'portfolio.holdings',
+      bound: UNPAGED_LIST_MAX,
+      price: COST.rootField + COST.field + UNPAGED_LIST_MAX,
+      stored: () => t.db.prisma.holding.count({ where: { investor: { user: { email: DEMO_EMAILS.investor } }, ownershipPercentage: { gt: 0 } } }),
+    },
+    {
+      list: 'PortfolioPerformance.holdings',
+      who: 'admin',
+      query: '{ portfolioPerformance { holdings { investedAmount } } }',
+      path: 'portfolioPerformance.holdings',
+      bound: UNPAGED_LIST_MAX,
+      price: COST.rootField + COST.field + UNPAGED_LIST_MAX,
+      stored: () => t.db.prisma.unit.count({ where: { holdings: { some: { ownershipPercentage: { gt: 0 } } } } }),
+    },
+    {
+      list: 'DistributionDeclarationDetail.distributions',
+      who: 'admin',
+      query: '{ distributionDeclaration(id: ID) { distributions(perPage: 100) { id } } }',
+      path: 'distributionDeclaration.distributions',
+      bound: COST.maxPerPage,
+      price: COST.rootField + COST.field + COST.maxPerPage,
+      stored: () => t.db.prisma.distribution.count({ where: { declarationId } }),
+    },
+    {
+      list: 'Query.withdrawalVolumes',
+      who: 'admin',
+      query: '{ withdrawalVolumes { count } }',
+      path: 'withdrawalVolumes',
+      bound: statuses,
+      price: COST.rootField + statuses,
+      stored: async () => statuses + 1, // one row per status: there is no data beyond it to write
+    },
+  ];
+
+  it.each(cases)('$list: at most its bound with more rows stored, and priced at that bound', async ({ who, query: template, path, bound, price, stored }) => {
+    const query = template.replace('ID', String(declarationId));
+    expect(await stored()).toBeGreaterThan(bound);
+    expect(queryCost(t.gateway.schema, parse(query))).toBe(price);
+    const res = await post({ query }, who === 'guest' ? undefined : await t.token(DEMO_EMAILS[who]));
+    expect(res.body.errors).toBeUndefined();
+    const rows = path.split('.').reduce((value, key) => value[key], res.body.data) as unknown[];
+    expect(rows.length).toBeLessThanOrEqual(bound);
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it('a plain list keeps its order: newest holdings, largest units, catalogue order', async () => {
+    const investor = await t.token(DEMO_EMAILS.investor);
+    const res = await post(
+      { query: '{ portfolio { holdingsCount holdings { id } } portfolioPerformance { holdings { investedAmount } } categories { name } }' },
+      investor,
+    );
+    expect(res.body.errors).toBeUndefined();
+    const { portfolio, portfolioPerformance, categories } = res.body.data;
+    expect(portfolio.holdingsCount).toBeGreaterThan(UNPAGED_LIST_MAX); // the totals still cover every holding
+    const newest = await t.db.prisma.holding.findMany({
+      where: { investor: { user: { email: DEMO_EMAILS.investor } }, ownershipPercentage: { gt: 0 } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: UNPAGED_LIST_MAX,
+      select: { id: true },
+    });
+    expect(portfolio.holdings.map((h: { id: number }) => h.id)).toEqual(newest.map((h) => h.id));
+    const invested = portfolioPerformance.holdings.map((h: { investedAmount: string }) => Number(h.investedAmount));
+    expect(invested).toEqual([...invested].sort((a, b) => b - a));
+    const names = await t.db.prisma.category.findMany({
+      where: { isActive: true },
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+      take: UNPAGED_LIST_MAX,
+      select: { name: true },
+    });
+    expect(categories).toEqual(names);
+  });
+
+  it("a declaration's distributions are a page: 15 by default, the rest on later pages, holdersCount the total", async () => {
+    const admin = await t.token(DEMO_EMAILS.admin);
+    const res = await post(
+      {
+        query: `{ distributionDeclaration(id: ${declarationId}) { holdersCount first: distributions { id } last: distributions(page: 2, perPage: 100) { id } } }`,
+      },
+      admin,
+    );
+    expect(res.body.errors).toBeUndefined();
+    const { holdersCount, first, last } = res.body.data.distributionDeclaration;
+    expect(holdersCount).toBe(await t.db.prisma.distribution.count({ where: { declarationId } }));
+    expect(first).toHaveLength(15);
+    expect(last).toHaveLength(holdersCount - 100);
+  });
+
+  it.each(['PERIOD', 'UNIT'])('distributionTotals by %s refuses more groups than a list answers, and answers a narrower range', async (groupBy) => {
+    const analyst = await t.token(DEMO_EMAILS.analyst);
+    const res = await post({ query: `{ distributionTotals(groupBy: ${groupBy}) { count } }` }, analyst);
+    expect(res.body.data).toBeNull();
+    expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(res.body.errors[0].message).toMatch(/^More than 100 groups match: narrow the period range/);
+    const narrow = await post({ query: `{ distributionTotals(groupBy: ${groupBy}, filter: { toPeriod: "1901-Q4" }) { count } }` }, analyst);
+    expect(narrow.body.errors).toBeUndefined();
+    expect(narrow.body.data.distributionTotals).toHaveLength(8);
+  });
+
+  it('the catalogue refuses a category past UNPAGED_LIST_MAX (409), so no category list is ever cut', async () => {
+    const admin = await t.token(DEMO_EMAILS.admin);
+    const before = await t.db.prisma.category.count();
+    const res = await post(
+      { query: 'mutation { createCategory(input: { name: "One too many", slug: "one-too-many", description: "d", icon: "i", color: "#123456" }) { id } }' },
+      admin,
+    );
+    expect(res.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(res.body.errors[0].message).toBe(`The catalogue already holds the maximum of ${UNPAGED_LIST_MAX} categories.`);
+    expect(await t.db.prisma.category.count()).toBe(before);
   });
 });

@@ -1,4 +1,9 @@
+import fc from 'fast-check';
+import type { GraphQLInputObjectType } from 'graphql';
+import { LANGUAGES } from '../src/services/statements/texts';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
+
+const LANGUAGE_MESSAGE = 'The language field must be one of: en, cs, da, de, es, fr, it, nb, nl, pl, pt, sv.';
 
 let t: TestGateway;
 let token: string;
@@ -125,11 +130,11 @@ describe('PUT /api/v1/settings', () => {
     const formats = await put({ language: 'EN', currency: 'eur', timezone: 'Mars/Olympus_Mons' });
     expect(formats.status).toBe(422);
     expect(formats.body.errors).toEqual({
-      language: ['The language field must be a two-letter ISO 639-1 language code in lower case, such as en.'],
+      language: [LANGUAGE_MESSAGE],
       currency: ['The currency field must be a three-letter ISO 4217 code in upper case, such as USD.'],
       timezone: ['The timezone field must be a valid timezone.'],
     });
-    expect(formats.body.message).toBe('The language field must be a two-letter ISO 639-1 language code in lower case, such as en. (and 2 more errors)');
+    expect(formats.body.message).toBe(`${LANGUAGE_MESSAGE} (and 2 more errors)`);
     const unknown = await put({ language: 'zz', currency: 'ABC', timezone: '+01:00' });
     expect(Object.keys(unknown.body.errors)).toEqual(['language', 'currency', 'timezone']);
     expect(unknown.body.errors.currency).toEqual(['The selected currency is invalid.']);
@@ -159,5 +164,57 @@ describe('GraphQL settings and updateSettings', () => {
     expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { currency: expect.any(Array) } });
     const anonymous = await t.gql('{ settings { language } }');
     expect(anonymous.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('settings offer only the languages statements are written in (issue 24)', () => {
+  const faces = {
+    REST: async (language: string) => {
+      const res = await put({ language });
+      return res.status === 200 ? { ok: true } : { ok: false, status: res.status, message: res.body.message, errors: res.body.errors };
+    },
+    GraphQL: async (language: string) => {
+      const res = await t.gql('mutation ($input: UpdateSettingsInput!) { updateSettings(input: $input) { language } }', { input: { language } }, token);
+      return res.errors
+        ? { ok: false, code: res.errors[0].extensions?.code, message: res.errors[0].message, fields: res.errors[0].extensions?.fields }
+        : { ok: true };
+    },
+  };
+
+  it.each(Object.keys(faces) as Array<keyof typeof faces>)(
+    '%s: a translated language is stored, another ISO 639-1 code is refused naming the list',
+    async (face) => {
+      expect(await faces[face]('sv')).toEqual({ ok: true });
+      expect((await row()).language).toBe('sv');
+      // Finnish is a valid ISO 639-1 code (the old rule took it), but statements are not written in it.
+      const refused = await faces[face]('fi');
+      expect(refused).toEqual(
+        face === 'REST'
+          ? { ok: false, status: 422, message: LANGUAGE_MESSAGE, errors: { language: [LANGUAGE_MESSAGE] } }
+          : { ok: false, code: 'BAD_USER_INPUT', message: LANGUAGE_MESSAGE, fields: { language: [LANGUAGE_MESSAGE] } },
+      );
+      expect((await row()).language).toBe('sv');
+    },
+  );
+
+  it('any two-letter code is accepted exactly when statements are written in it', async () => {
+    const letter = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz');
+    const code = fc.oneof(
+      fc.constantFrom(...LANGUAGES),
+      fc.tuple(letter, letter).map(([a, b]) => a + b),
+    );
+    await fc.assert(
+      fc.asyncProperty(code, async (language) => {
+        const res = await put({ language });
+        expect(res.status).toBe((LANGUAGES as string[]).includes(language) ? 200 : 422);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('the field descriptions name the accepted codes', () => {
+    expect(LANGUAGE_MESSAGE).toBe(`The language field must be one of: ${LANGUAGES.join(', ')}.`);
+    const input = t.gateway.schema.getType('UpdateSettingsInput') as GraphQLInputObjectType;
+    expect(input.getFields().language.description).toContain(LANGUAGES.join(', '));
   });
 });

@@ -1,4 +1,4 @@
-import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../context';
 import type { AuthUser } from '../domain/auth-user';
 import { CurrentUser } from '../schema/current-user';
@@ -13,6 +13,7 @@ import {
 } from '../schema/distribution.type';
 import { Role } from '../schema/enums';
 import { PageArgs } from '../schema/pagination.type';
+import { pageWindow } from '../pagination';
 import { Idempotent } from '../schema/idempotent';
 
 @Resolver(() => Distribution)
@@ -88,5 +89,21 @@ export class DistributionResolver {
   @Mutation(() => DistributionDeclarationDetail, { description: 'PENDING | APPROVED → CANCELLED. Admins only (others: FORBIDDEN).' })
   cancelDistribution(@Arg('id', () => Int, { description: 'Declaration id.' }) id: number, @Ctx() ctx: Context) {
     return ctx.services.distributions.cancel(id);
+  }
+}
+
+/**
+ * A declaration has one distribution per holder, as many as the unit has holders: a cut list would
+ * hide payments, so the field is paged like every list that grows (priced at perPage) and
+ * holdersCount gives the total. The paginated `distributions(filter: {unitId, period})` lists them too.
+ */
+@Resolver(() => DistributionDeclarationDetail)
+export class DistributionDeclarationDetailResolver {
+  @FieldResolver(() => [Distribution], {
+    description: "The holders' distributions, in holding order: one page (page, perPage: default 15, at most 100); holdersCount is the total.",
+  })
+  distributions(@Root() detail: DistributionDeclarationDetail, @Args(() => PageArgs) { page, perPage }: PageArgs): Distribution[] {
+    const { skip, take } = pageWindow(page, perPage);
+    return detail.distributions.slice(skip, skip + take);
   }
 }

@@ -7,7 +7,7 @@ import { AuthResolver } from './auth.resolver';
 import { CategoryMembershipResolver } from './category-membership.resolver';
 import { CategoryResolver } from './category.resolver';
 import { DashboardResolver } from './dashboard.resolver';
-import { DistributionResolver } from './distribution.resolver';
+import { DistributionDeclarationDetailResolver, DistributionResolver } from './distribution.resolver';
 import { DownloadResolver } from './download.resolver';
 import { InvestmentRequestResolver } from './investment-request.resolver';
 import { InvestorResolver } from './investor.resolver';
@@ -30,6 +30,7 @@ export const resolvers: Parameters<typeof buildSchema>[0]['resolvers'] = [
   LegalResolver,
   AppConfigResolver,
   DistributionResolver,
+  DistributionDeclarationDetailResolver,
   WithdrawalRequestResolver,
   InvestorResolver,
   InvestmentRequestResolver,

@@ -77,7 +77,8 @@ export class DistributionDeclaration implements DeclarationView {
 
 @ObjectType({ description: "A declaration with its holders' distributions." })
 export class DistributionDeclarationDetail extends DistributionDeclaration implements DeclarationDetailView {
-  @Field(() => [Distribution], { description: 'One per holder, in holding order.' }) distributions: Distribution[];
+  /** Every holder's row, as the service loads it; the `distributions` field answers a page of them (DistributionDeclarationDetailResolver). */
+  distributions: Distribution[];
 }
 
 @ObjectType({ description: 'One page of distribution declarations, newest first.' })

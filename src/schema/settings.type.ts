@@ -1,11 +1,14 @@
-import { IsISO4217CurrencyCode, IsISO6391, IsOptional, IsTimeZone, Matches } from 'class-validator';
+import { IsIn, IsISO4217CurrencyCode, IsOptional, IsTimeZone, Matches } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Text } from './rules';
 import type { UserSettingsView } from '../services/settings.service';
+import { LANGUAGES } from '../services/statements/texts';
+
+const LANGUAGE_LIST = LANGUAGES.join(', ');
 
 @ObjectType({ description: "The user's preferences: locale and which notifications reach them." })
 export class UserSettings implements UserSettingsView {
-  @Field(() => String, { description: 'ISO 639-1, lower case ("en").' }) language: string;
+  @Field(() => String, { description: `ISO 639-1, lower case ("en"): one of ${LANGUAGE_LIST}.` }) language: string;
   @Field(() => String, { description: 'ISO 4217, upper case ("USD").' }) currency: string;
   @Field(() => String, { description: 'IANA time zone ("Europe/Lisbon").' }) timezone: string;
   @Field(() => Boolean, { description: 'Push notifications to the registered devices at all; the notification list is kept either way.' }) pushEnabled: boolean;
@@ -23,9 +26,13 @@ export class UserSettings implements UserSettingsView {
 
 @InputType({ description: 'Only the fields given (not null) change.' })
 export class UpdateSettingsInput {
-  @Field(() => String, { nullable: true, description: 'ISO 639-1 code in lower case, e.g. "pt".' })
+  @Field(() => String, {
+    nullable: true,
+    description: `ISO 639-1 code in lower case, one of the languages statements are written in: ${LANGUAGE_LIST}.`,
+  })
   @IsOptional()
-  @IsISO6391({ message: 'The language field must be a two-letter ISO 639-1 language code in lower case, such as en.' })
+  // Only the languages statements are translated into: a setting the app offers is one it honours.
+  @IsIn(LANGUAGES, { message: `The language field must be one of: ${LANGUAGE_LIST}.` })
   @Text('language', 2)
   language?: string | null;
 

@@ -1,6 +1,7 @@
 import type { ReadReplicas } from '../db/read-replicas';
 import { ValidationError } from '../domain/errors';
 import { DistributionStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
+import { UNPAGED_LIST_MAX } from './listing';
 import { ZERO, dec, type DecimalInput } from './money';
 
 export type DistributionGroupingInput = 'PERIOD' | 'UNIT';
@@ -35,6 +36,14 @@ const totals = (g: Sums) => ({
   netAmount: dec(g._sum.netAmount ?? ZERO),
 });
 
+/** The groups of a report, refused when there are more than a plain list answers. */
+function within<T>(groups: T[]): T[] {
+  if (groups.length > UNPAGED_LIST_MAX) {
+    throw ValidationError.field('filter', `More than ${UNPAGED_LIST_MAX} groups match: narrow the period range (fromPeriod, toPeriod).`);
+  }
+  return groups;
+}
+
 /** Read-only aggregates for analysts and admins, computed by the database (GROUP BY), never row by row. */
 export class AnalyticsService {
   constructor(private readonly reads: ReadReplicas) {}
@@ -42,7 +51,8 @@ export class AnalyticsService {
   /**
    * Per category (every category, by name): listed units, invested and current value of the
    * holdings, distinct holders. A holding's current value is its % of the unit's latest valuation
-   * (the offering value when there is none), rounded to the cent.
+   * (the offering value when there is none), rounded to the cent. One row per category, and the
+   * catalogue holds at most UNPAGED_LIST_MAX (CategoryService.create): the LIMIT cuts nothing.
    */
   async assetsUnderManagement() {
     const db = this.reads.client;
@@ -61,7 +71,8 @@ export class AnalyticsService {
       LEFT JOIN unit_value uv ON uv.category_id = c.id
       LEFT JOIN holdings h ON h.unit_id = uv.id
       GROUP BY c.id, c.name
-      ORDER BY c.name, c.id`;
+      ORDER BY c.name, c.id
+      LIMIT ${UNPAGED_LIST_MAX}`;
     return rows.map((r) => ({
       categoryId: r.category_id,
       category: r.category,
@@ -72,7 +83,11 @@ export class AnalyticsService {
     }));
   }
 
-  /** Sums of the holders' distributions per period (oldest first) or per unit (by id). */
+  /**
+   * Sums of the holders' distributions per period (oldest first) or per unit (by id). A report that
+   * silently lost groups would mislead, so more than UNPAGED_LIST_MAX groups are refused (422): the
+   * period range narrows it.
+   */
   async distributionTotals(filter: DistributionTotalsFilterInput | null | undefined, groupBy: DistributionGroupingInput) {
     const db = this.reads.client;
     const f = filter ?? {};
@@ -86,10 +101,10 @@ export class AnalyticsService {
       status: f.status ?? { not: DistributionStatus.CANCELLED },
     };
     if (groupBy === 'PERIOD') {
-      const groups = await db.distribution.groupBy({ by: ['period'], where, ...SUMS, orderBy: { period: 'asc' } });
+      const groups = within(await db.distribution.groupBy({ by: ['period'], where, ...SUMS, orderBy: { period: 'asc' }, take: UNPAGED_LIST_MAX + 1 }));
       return groups.map((g) => ({ period: g.period, unitId: null, unitName: null, ...totals(g) }));
     }
-    const groups = await db.distribution.groupBy({ by: ['unitId'], where, ...SUMS, orderBy: { unitId: 'asc' } });
+    const groups = within(await db.distribution.groupBy({ by: ['unitId'], where, ...SUMS, orderBy: { unitId: 'asc' }, take: UNPAGED_LIST_MAX + 1 }));
     const units = await db.unit.findMany({ where: { id: { in: groups.map((g) => g.unitId) } }, select: { id: true, name: true } });
     const names = new Map(units.map((u) => [u.id, u.name]));
     return groups.map((g) => ({ period: null, unitId: g.unitId, unitName: names.get(g.unitId) ?? null, ...totals(g) }));

@@ -1,12 +1,13 @@
 import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
-import { NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { UnitStatus } from '../generated/prisma/enums';
 import { isStaff, isUniqueViolation } from './access';
 import { audit, changed, pick } from './audit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
+import { UNPAGED_LIST_MAX } from './listing';
 
 export interface CategoryData {
   name?: string | null;
@@ -60,12 +61,16 @@ export class CategoryService {
     private readonly reads: ReadReplicas,
   ) {}
 
-  /** Active categories (staff may ask for inactive ones too), alphabetical. */
+  /**
+   * Active categories (staff may ask for inactive ones too), alphabetical. The catalogue holds at
+   * most UNPAGED_LIST_MAX categories (create refuses more), so `take` cuts nothing a client needs;
+   * it keeps every category list (featured, available, public, AUM) within its price even so.
+   */
   list(user: AuthUser | null, options: { includeInactive?: boolean | null; where?: CategoryWhere } = {}): Promise<CategoryView[]> {
     const db = this.reads.client;
     const all = options.includeInactive && isStaff(user);
     return db.category
-      .findMany({ where: { ...(all ? {} : { isActive: true }), ...options.where }, select: SELECT, orderBy: [...ORDER] })
+      .findMany({ where: { ...(all ? {} : { isActive: true }), ...options.where }, select: SELECT, orderBy: [...ORDER], take: UNPAGED_LIST_MAX })
       .then((rows) => rows.map(toView));
   }
 
@@ -87,6 +92,10 @@ export class CategoryService {
           async () => {
             // Checked after the key's lock: a retry after a lost answer finds its own category, not a taken name.
             await assertUnique(tx, fields);
+            // The catalogue is a plain list priced at UNPAGED_LIST_MAX rows: a longer one would be cut.
+            if ((await tx.category.count()) >= UNPAGED_LIST_MAX) {
+              throw new ConflictError(`The catalogue already holds the maximum of ${UNPAGED_LIST_MAX} categories.`);
+            }
             const row = await tx.category.create({
               data: { ...(fields as Required<typeof fields>), isFeatured: data.isFeatured ?? false, isActive: data.isActive ?? true },
               select: SELECT,

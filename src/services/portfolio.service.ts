@@ -9,7 +9,7 @@ import { pageQuery, pageWindow, paginate } from '../pagination';
 import { ownerScope, requireInvestor } from './access';
 import { investorScope } from './investor.service';
 import { Decimal, HUNDRED, ZERO, cents, dec, sum, type DecimalInput } from './money';
-import { dayRange, listWhere } from './listing';
+import { UNPAGED_LIST_MAX, dayRange, listWhere } from './listing';
 import { UNIT_REF, type UnitRefView } from './unit.service';
 
 type Db = Pick<Prisma, 'unit'>;
@@ -109,7 +109,11 @@ export class PortfolioService {
     return this.ofInvestor(user, requireInvestor(user));
   }
 
-  /** Holdings newest first, each valued; totals over them. Another investor's id is a 404. */
+  /**
+   * Holdings newest first, each valued; totals and holdingsCount over all of them, `holdings` the
+   * newest UNPAGED_LIST_MAX (a plain list: holdingsCount tells a client when there are more).
+   * Another investor's id is a 404.
+   */
   async ofInvestor(user: AuthUser, investorId: number) {
     const db = this.reads.client;
     const investor = await db.investor.findFirst({ where: { AND: [{ id: investorId }, investorScope(user)] }, select: { id: true } });
@@ -136,12 +140,19 @@ export class PortfolioService {
       };
     });
     const totalInvested = sum(holdings.map((h) => h.investedAmount));
-    return { investorId, holdingsCount: holdings.length, totalInvested, ...returnOn(totalInvested, sum(holdings.map((h) => h.currentValue))), holdings };
+    return {
+      investorId,
+      holdingsCount: holdings.length,
+      totalInvested,
+      ...returnOn(totalInvested, sum(holdings.map((h) => h.currentValue))),
+      holdings: holdings.slice(0, UNPAGED_LIST_MAX),
+    };
   }
 
   /**
    * Investors: their own performance. Staff: the whole platform (every holding, grouped per unit),
-   * or one investor's when `investorId` is given.
+   * or one investor's when `investorId` is given. Totals cover every unit; `holdings` is a plain
+   * list of the UNPAGED_LIST_MAX largest (by amount invested).
    */
   async performance(user: AuthUser, investorId?: number | null) {
     const db = this.reads.client;
@@ -178,7 +189,7 @@ export class PortfolioService {
       ...returnOn(totalInvested, sum(holdings.map((h) => h.currentValue))),
       distributionsReceived: dec(received._sum.netAmount ?? 0),
       distributionsByQuarter: quarterly,
-      holdings,
+      holdings: holdings.slice(0, UNPAGED_LIST_MAX),
     };
   }
 

@@ -327,7 +327,7 @@ export type UpdateSettingsInput = {
   currency?: string | null | undefined;
   /** The user’s wish for notification emails (stored only; the gateway sends none). */
   emailEnabled?: boolean | null | undefined;
-  /** ISO 639-1 code in lower case, e.g. "pt". */
+  /** ISO 639-1 code in lower case, one of the languages statements are written in: en, cs, da, de, es, fr, it, nb, nl, pl, pt, sv. */
   language?: string | null | undefined;
   /** Push notifications of distributions paid out (with pushEnabled). */
   notifyDistributions?: boolean | null | undefined;

@@ -692,5 +692,8 @@ const cs: StatementTexts = {
 export const STATEMENT_TEXTS = { en, cs, da, de, es, fr, it, nb, nl, pl, pt, sv } as const satisfies Record<string, StatementTexts>;
 export type StatementLanguage = keyof typeof STATEMENT_TEXTS;
 
-/** The investor's language when statements are printed in it, else English. */
+/** The languages a user's settings offer: exactly those statements are written in (issue 24). */
+export const LANGUAGES = Object.keys(STATEMENT_TEXTS) as StatementLanguage[];
+
+/** The investor's language when statements are printed in it, else English (rows stored before LANGUAGES narrowed the settings). */
 export const statementLanguage = (language: string): StatementLanguage => (Object.hasOwn(STATEMENT_TEXTS, language) ? (language as StatementLanguage) : 'en');
