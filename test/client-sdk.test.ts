@@ -398,4 +398,43 @@ describe('the packed SDK: npm pack, installed on its own, imported from plain No
       total: expect.stringMatching(DECIMAL),
     });
   });
+
+  it('subscribes from plain Node with the ws package (Node 20 has no global WebSocket) and receives a typed event', async () => {
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', 'ws@8', '@types/ws@8'], { cwd: consumer });
+    await writeFile(
+      join(consumer, 'live.mts'),
+      [
+        `import { createClient, LoginDocument, NotificationAddedDocument } from '@investment-platform/client';`,
+        `import WebSocket from 'ws';`,
+        `declare const process: { env: Record<string, string | undefined> };`,
+        `const api = createClient({ url: process.env.GATEWAY_URL!, persisted: true, webSocketImpl: WebSocket });`,
+        `const { login } = await api.request(LoginDocument, { email: process.env.EMAIL!, password: process.env.PASSWORD! });`,
+        `const live = api.subscriptions({ accessToken: login.accessToken, refreshToken: login.refreshToken });`,
+        `for await (const { notificationAdded } of live.iterate(NotificationAddedDocument, {})) {`,
+        `  const type: string = notificationAdded.type;`,
+        `  console.log(JSON.stringify({ type, data: notificationAdded.data }));`,
+        `  break;`,
+        `}`,
+        `await live.dispose();`,
+      ].join('\n'),
+    );
+    const tsc = join(__dirname, '..', 'node_modules', 'typescript', 'bin', 'tsc');
+    await run(process.execPath, [tsc, '--module', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', '--strict', 'live.mts'], { cwd: consumer });
+    // Killed if it hangs: it exits after its first event.
+    const listening = run(process.execPath, ['live.mjs'], {
+      cwd: consumer,
+      timeout: budget(60_000),
+      env: { PATH: process.env.PATH, GATEWAY_URL: url, EMAIL: DEMO_EMAILS.investor, PASSWORD: DEMO_PASSWORD },
+    });
+    const investor = await t.db.prisma.investor.findFirstOrThrow({ where: { user: { email: DEMO_EMAILS.investor } } });
+    const unit = await t.db.prisma.unit.findFirstOrThrow({ where: { status: 'AVAILABLE' } });
+    const request = await t.db.prisma.investmentRequest.create({
+      data: { investorId: investor.id, unitId: unit.id, amount: '1000.00', ownershipPercentage: '0.100000' },
+    });
+    await eventually(async () => t.services.changes.size() === 1, budget(30_000));
+    const admin = await t.token(DEMO_EMAILS.admin);
+    expect((await t.gql('mutation($id: Int!) { approveInvestmentRequest(id: $id) { id } }', { id: request.id }, admin)).errors).toBeUndefined();
+    const { stdout } = await listening;
+    expect(JSON.parse(stdout)).toEqual({ type: 'INVESTMENT_REQUEST_REVIEWED', data: expect.objectContaining({ investmentRequestId: request.id }) });
+  });
 });
