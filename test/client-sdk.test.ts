@@ -5,13 +5,18 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import WebSocket from 'ws';
 import {
   CancelWithdrawalDocument,
   createClient,
   CreateWithdrawalDocument,
   DistributionsDocument,
   GraphQLRequestError,
+  InvestmentRequestUpdatedDocument,
+  type InvestmentRequestUpdatedSubscription,
   LoginDocument,
+  NotificationAddedDocument,
+  type NotificationAddedSubscription,
   NotificationListDocument,
   PendingInvestmentRequestsDocument,
   PendingKycReviewsDocument,
@@ -21,10 +26,13 @@ import {
   ReadAllNotificationsDocument,
   ReadNotificationDocument,
   RefreshSessionDocument,
+  type SessionFieldsFragment,
   WithdrawalRequestsDocument,
   type Client,
 } from '../client/src';
+import { eventually } from './support/eventually';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
+import { budget } from './support/time-budget';
 
 /** Every SDK operation, run through the SDK's own fetch helper against a listening gateway. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -222,10 +230,102 @@ describe('TRUSTED_DOCUMENTS=only', () => {
     expect(res.body).toEqual({ data: { me: { role: 'ANALYST' }, __schema: { queryType: { name: 'Query' } } } });
   });
 
+  it('subscribe(): the investor’s typed notification arrives over WebSocket (document text: the socket takes no persisted ids)', async () => {
+    // Node 20 has no global WebSocket: the `ws` package's, as the README tells a Node dashboard to pass.
+    const live = createClient({ url, persisted: true, webSocketImpl: WebSocket }).subscriptions({ accessToken: investor });
+    const events: Array<NotificationAddedSubscription['notificationAdded']> = [];
+    const stop = live.subscribe(NotificationAddedDocument, {}, { next: (data) => void events.push(data.notificationAdded) });
+    try {
+      const user = await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor }, include: { investor: true } });
+      const unit = await t.db.prisma.unit.findFirstOrThrow({ where: { status: 'AVAILABLE' } });
+      const request = await t.db.prisma.investmentRequest.create({
+        data: { investorId: user.investor!.id, unitId: unit.id, amount: '1000.00', ownershipPercentage: '0.100000' },
+      });
+      await eventually(async () => t.services.changes.size() === 1);
+      const admin = await t.token(DEMO_EMAILS.admin);
+      expect((await t.gql('mutation($id: Int!) { approveInvestmentRequest(id: $id) { id } }', { id: request.id }, admin)).errors).toBeUndefined();
+      await eventually(async () => events.length === 1);
+      const title: string = events[0].title;
+      expect(title.length).toBeGreaterThan(0);
+      expect(events[0]).toMatchObject({ type: 'INVESTMENT_REQUEST_REVIEWED', data: { investmentRequestId: request.id }, readAt: null });
+      expect(events[0].createdAt).toMatch(ISO_DATE);
+    } finally {
+      stop();
+      await live.dispose();
+    }
+  });
+
   it('leaves the REST face alone: its routes run their own documents in-process', async () => {
     const res = await t.http.get('/api/v1/portfolio/performance').set('authorization', `Bearer ${investor}`);
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
+  });
+});
+
+describe('subscribe(): token refresh on 4401', () => {
+  // Access tokens live 4 s: the gateway closes each socket with 4401 at its token's expiry.
+  let t: TestGateway;
+  let sdk: Client;
+  let investorId: number;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ ACCESS_TOKEN_TTL: '4' });
+    sdk = createClient({ url: await listen(t), webSocketImpl: WebSocket });
+    investorId = (await t.db.prisma.investor.findFirstOrThrow({ where: { user: { email: DEMO_EMAILS.investor } } })).id;
+  });
+  afterAll(() => t.close());
+
+  const login = async () => (await sdk.request(LoginDocument, { email: DEMO_EMAILS.investor, password: DEMO_PASSWORD })).login;
+
+  it('refreshes the expired access token once, reconnects with the new one and receives a later event', async () => {
+    const session = await login();
+    const refreshed: SessionFieldsFragment[] = [];
+    const errors: Error[] = [];
+    const events: Array<InvestmentRequestUpdatedSubscription['investmentRequestUpdated']> = [];
+    const live = sdk.subscriptions({ ...session, onRefresh: (s) => void refreshed.push(s) });
+    const stop = live.subscribe(
+      InvestmentRequestUpdatedDocument,
+      {},
+      { next: (data) => void events.push(data.investmentRequestUpdated), error: (e) => void errors.push(e) },
+    );
+    try {
+      await eventually(async () => t.services.changes.size() === 1);
+      // The expiry closes the socket (4401); the SDK refreshes and subscribes again on a new socket.
+      await eventually(async () => refreshed.length === 1 && t.services.changes.size() === 1, budget(15_000));
+      expect(refreshed[0].accessToken).not.toBe(session.accessToken);
+      expect(refreshed[0].refreshToken).not.toBe(session.refreshToken);
+      const unit = await t.db.prisma.unit.findFirstOrThrow({ where: { status: 'AVAILABLE' } });
+      const request = await t.db.prisma.investmentRequest.create({ data: { investorId, unitId: unit.id, amount: '1000.00', ownershipPercentage: '0.100000' } });
+      const admin = await t.token(DEMO_EMAILS.admin);
+      expect((await t.gql('mutation($id: Int!) { approveInvestmentRequest(id: $id) { id } }', { id: request.id }, admin)).errors).toBeUndefined();
+      await eventually(async () => events.some((e) => e.id === request.id));
+      const event = events.find((e) => e.id === request.id)!;
+      const amount: string = event.amount;
+      expect({ ...event, amount }).toMatchObject({ investorId, status: 'APPROVED', amount: '1000.00', unit: { id: unit.id, code: unit.code } });
+      expect(errors).toEqual([]);
+    } finally {
+      stop();
+      await live.dispose();
+    }
+  });
+
+  it('ends the subscription with UNAUTHENTICATED when the session is revoked and the refresh fails', async () => {
+    const session = await login();
+    const refreshed: SessionFieldsFragment[] = [];
+    const errors: Error[] = [];
+    const live = sdk.subscriptions({ ...session, onRefresh: (s) => void refreshed.push(s) });
+    live.subscribe(InvestmentRequestUpdatedDocument, {}, { next: () => undefined, error: (e) => void errors.push(e) });
+    try {
+      await eventually(async () => t.services.changes.size() === 1);
+      expect((await t.http.post('/api/v1/auth/logout').set('authorization', `Bearer ${session.accessToken}`)).status).toBe(200);
+      await eventually(async () => errors.length === 1);
+      expect(errors[0]).toBeInstanceOf(GraphQLRequestError);
+      expect((errors[0] as GraphQLRequestError).code).toBe('UNAUTHENTICATED');
+      expect(refreshed).toEqual([]);
+      await eventually(async () => t.services.changes.size() === 0);
+    } finally {
+      await live.dispose();
+    }
   });
 });
 
@@ -297,5 +397,44 @@ describe('the packed SDK: npm pack, installed on its own, imported from plain No
       investorId: investor.investor!.id,
       total: expect.stringMatching(DECIMAL),
     });
+  });
+
+  it('subscribes from plain Node with the ws package (Node 20 has no global WebSocket) and receives a typed event', async () => {
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', 'ws@8', '@types/ws@8'], { cwd: consumer });
+    await writeFile(
+      join(consumer, 'live.mts'),
+      [
+        `import { createClient, LoginDocument, NotificationAddedDocument } from '@investment-platform/client';`,
+        `import WebSocket from 'ws';`,
+        `declare const process: { env: Record<string, string | undefined> };`,
+        `const api = createClient({ url: process.env.GATEWAY_URL!, persisted: true, webSocketImpl: WebSocket });`,
+        `const { login } = await api.request(LoginDocument, { email: process.env.EMAIL!, password: process.env.PASSWORD! });`,
+        `const live = api.subscriptions({ accessToken: login.accessToken, refreshToken: login.refreshToken });`,
+        `for await (const { notificationAdded } of live.iterate(NotificationAddedDocument, {})) {`,
+        `  const type: string = notificationAdded.type;`,
+        `  console.log(JSON.stringify({ type, data: notificationAdded.data }));`,
+        `  break;`,
+        `}`,
+        `await live.dispose();`,
+      ].join('\n'),
+    );
+    const tsc = join(__dirname, '..', 'node_modules', 'typescript', 'bin', 'tsc');
+    await run(process.execPath, [tsc, '--module', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', '--strict', 'live.mts'], { cwd: consumer });
+    // Killed if it hangs: it exits after its first event.
+    const listening = run(process.execPath, ['live.mjs'], {
+      cwd: consumer,
+      timeout: budget(60_000),
+      env: { PATH: process.env.PATH, GATEWAY_URL: url, EMAIL: DEMO_EMAILS.investor, PASSWORD: DEMO_PASSWORD },
+    });
+    const investor = await t.db.prisma.investor.findFirstOrThrow({ where: { user: { email: DEMO_EMAILS.investor } } });
+    const unit = await t.db.prisma.unit.findFirstOrThrow({ where: { status: 'AVAILABLE' } });
+    const request = await t.db.prisma.investmentRequest.create({
+      data: { investorId: investor.id, unitId: unit.id, amount: '1000.00', ownershipPercentage: '0.100000' },
+    });
+    await eventually(async () => t.services.changes.size() === 1, budget(30_000));
+    const admin = await t.token(DEMO_EMAILS.admin);
+    expect((await t.gql('mutation($id: Int!) { approveInvestmentRequest(id: $id) { id } }', { id: request.id }, admin)).errors).toBeUndefined();
+    const { stdout } = await listening;
+    expect(JSON.parse(stdout)).toEqual({ type: 'INVESTMENT_REQUEST_REVIEWED', data: expect.objectContaining({ investmentRequestId: request.id }) });
   });
 });
