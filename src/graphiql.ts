@@ -23,6 +23,7 @@ export const GRAPHIQL_DEFAULT_HEADERS = '{"Authorization": "Bearer "}';
 const PAGE = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>GraphiQL · Investment platform</title>
+<link rel="icon" href="/graphiql/icon.svg">
 <link rel="stylesheet" href="/graphiql/graphiql.css">
 <link rel="stylesheet" href="/graphiql/page.css"></head>
 <body><div id="graphiql">Loading GraphiQL…</div>
@@ -47,6 +48,8 @@ ReactDOM.createRoot(document.getElementById('graphiql')).render(
 );
 `;
 
+const ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#e10098"/></svg>';
+
 export function graphiqlRouter(): Router {
   const router = express.Router();
   router.use(
@@ -70,6 +73,8 @@ export function graphiqlRouter(): Router {
   router.get('/', (_req, res) => void res.type('html').send(PAGE));
   router.get('/init.js', (_req, res) => void res.type('js').send(INIT));
   router.get('/page.css', (_req, res) => void res.type('css').send(PAGE_CSS));
+  // The page names its own icon: otherwise the browser asks for /favicon.ico, a 404 in its console.
+  router.get('/icon.svg', (_req, res) => void res.type('svg').send(ICON));
   router.get('/:file', (req, res, next) => (Object.hasOwn(ASSETS, req.params.file) ? res.sendFile(ASSETS[req.params.file], { maxAge: '1d' }) : next()));
   return router;
 }
