@@ -53,7 +53,11 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
     level,
     base: { service: 'investment-gateway' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: REDACT_PATHS, censor: (value, path) => (path.join('.') === 'req.url' && typeof value === 'string' ? redactUrl(value) : REDACTED) },
+    // The path may hold a Symbol (pino's wildcard matches), which join() cannot convert: compare its parts.
+    redact: {
+      paths: REDACT_PATHS,
+      censor: (value, path) => (path[0] === 'req' && path[1] === 'url' && typeof value === 'string' ? redactUrl(value) : REDACTED),
+    },
     mixin: () => {
       const reqId = requestScope.getStore();
       return reqId ? { reqId } : {};
