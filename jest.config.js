@@ -4,6 +4,9 @@
  */
 const base = {
   testEnvironment: 'node',
+  // Jest 30's soft clean-up of globals between files wraps their setters; a library's `set_message`
+  // global then recursed until the stack overflowed and a whole file failed to run (PostgreSQL suite).
+  testEnvironmentOptions: { globalsCleanup: 'off' },
   transform: { '^.+\\.ts$': '@swc/jest' },
   resolver: '<rootDir>/test/support/resolver.cjs',
   setupFiles: ['reflect-metadata'],
