@@ -150,8 +150,13 @@ if (onPostgres) {
         proxy.blackhole();
         return started;
       });
+      // The release waits for the database as long as the test holds it (a partition that outlasts the
+      // request): a failed or finished release may not settle before the answer, so the answer arriving
+      // while this one is still held is what shows it did not wait for the release.
       const release = idempotency.release.bind(idempotency);
-      jest.spyOn(idempotency, 'release').mockImplementationOnce((claim) => release(claim).finally(() => events.push('released')));
+      let letRelease!: () => void;
+      const held = new Promise<void>((resolve) => (letRelease = resolve));
+      jest.spyOn(idempotency, 'release').mockImplementationOnce((claim) => held.then(() => release(claim)).finally(() => events.push('released')));
       try {
         const res = await timed(() =>
           t.http
@@ -167,6 +172,7 @@ if (onPostgres) {
         // The release was still waiting for the database when the answer went out: it did not add its wait to the request's.
         expect(events).toEqual(['answered']);
       } finally {
+        letRelease();
         proxy.restore();
         jest.restoreAllMocks();
       }
