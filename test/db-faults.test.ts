@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { createTestUnit } from './support/fixtures';
 import { FaultProxy } from './support/fault-proxy';
 import { eventually } from './support/eventually';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
@@ -126,21 +127,7 @@ if (onPostgres) {
     it('a keyed write cut off by a partition answers 503 once its statement gave up, without waiting again to release the key (finding 14)', async () => {
       const prisma = t.db.prisma;
       const token = await t.token(DEMO_EMAILS.investor);
-      const category = await prisma.category.findFirstOrThrow();
-      const unit = await prisma.unit.create({
-        data: {
-          code: 'FAULT-KEYED',
-          name: 'Keyed fault unit',
-          description: 'A unit made by the test.',
-          location: 'Testville',
-          categoryId: category.id,
-          status: 'AVAILABLE',
-          totalValue: '100000.00',
-          availablePercentage: '50.000000',
-          minInvestment: '1000.00',
-          expectedReturn: '5.000000',
-        },
-      });
+      const unit = await createTestUnit(prisma);
       const { idempotency } = t.services;
       const events: string[] = [];
       // The partition starts once the key is claimed: the write's transaction is what it cuts off.
@@ -185,21 +172,8 @@ if (onPostgres) {
       const user = await prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor } });
       const token = await t.token(DEMO_EMAILS.investor);
       const { minInvestment } = await prisma.appConfig.findUniqueOrThrow({ where: { id: 1 } });
-      const category = await prisma.category.findFirstOrThrow();
-      const unit = await prisma.unit.create({
-        data: {
-          code: 'FAULT-1',
-          name: 'Fault test unit',
-          description: 'Room for every request of the test.',
-          location: 'Testville',
-          categoryId: category.id,
-          status: 'AVAILABLE',
-          totalValue: '1000000000.00',
-          availablePercentage: '100.000000',
-          minInvestment: minInvestment.toFixed(2),
-          expectedReturn: '5.000000',
-        },
-      });
+      // Room for every request of the test.
+      const unit = await createTestUnit(prisma, { totalValue: '1000000000.00', availablePercentage: '100.000000', minInvestment: minInvestment.toFixed(2) });
       const notificationIds = (await prisma.notification.findMany({ where: { userId: user.id }, select: { id: true } })).map((n) => n.id);
       expect(notificationIds.length).toBeGreaterThan(0);
 

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { createTestUnit } from './support/fixtures';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 let t: TestGateway;
 let investorToken: string;
 let otherToken: string;
 let investorId: number;
-let categoryId: number;
-let unitCounter = 0;
 
 beforeAll(async () => {
   t = await startTestGateway();
@@ -15,7 +14,6 @@ beforeAll(async () => {
     where: { id: { not: investorId }, kycDocuments: { some: { status: 'APPROVED' } } },
     include: { user: true },
   });
-  categoryId = (await t.db.prisma.category.findFirstOrThrow()).id;
   [investorToken, otherToken] = await Promise.all([t.token(DEMO_EMAILS.investor), t.token(other.user.email)]);
 });
 afterAll(() => t.close());
@@ -23,23 +21,7 @@ afterEach(() => jest.restoreAllMocks());
 
 const prisma = () => t.db.prisma;
 
-async function makeUnit() {
-  const n = ++unitCounter;
-  return prisma().unit.create({
-    data: {
-      code: `TEST-IDEM-${n}`,
-      name: `Idempotency unit ${n}`,
-      description: 'A unit made by the test.',
-      location: 'Testville',
-      categoryId,
-      status: 'AVAILABLE',
-      totalValue: '100000.00',
-      availablePercentage: '50.000000',
-      minInvestment: '1000.00',
-      expectedReturn: '5.000000',
-    },
-  });
-}
+const makeUnit = () => createTestUnit(prisma());
 
 const restPost = (gw: TestGateway, body: object, key: string | null, token = investorToken) => {
   const req = gw.http.post('/api/v1/investment-requests').set('authorization', `Bearer ${token}`);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createTestUnit } from './support/fixtures';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 /** Contract §2: investment and withdrawal requests need the investor's KYC status to be approved (else 409). */
@@ -9,23 +10,7 @@ let unitId: number;
 beforeAll(async () => {
   t = await startTestGateway();
   adminToken = await t.token(DEMO_EMAILS.admin);
-  const category = await t.db.prisma.category.findFirstOrThrow();
-  unitId = (
-    await t.db.prisma.unit.create({
-      data: {
-        code: 'TEST-KYC-1',
-        name: 'KYC gate unit',
-        description: 'A unit made by the test.',
-        location: 'Testville',
-        categoryId: category.id,
-        status: 'AVAILABLE',
-        totalValue: '100000.00',
-        availablePercentage: '100.000000',
-        minInvestment: '1000.00',
-        expectedReturn: '5.000000',
-      },
-    })
-  ).id;
+  unitId = (await createTestUnit(t.db.prisma, { availablePercentage: '100.000000' })).id;
 });
 afterAll(() => t.close());
 

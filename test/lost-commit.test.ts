@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AuthUser } from '../src/domain/auth-user';
 import { Role } from '../src/generated/prisma/enums';
+import { createTestUnit } from './support/fixtures';
 import { FaultProxy, commitAfterInsertInto } from './support/fault-proxy';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
@@ -75,21 +76,7 @@ const storedFiles = async (dir: string) =>
 
 /** A unit open for investment, and a holding of the demo investor in it (room for withdrawals, a holder to distribute to). */
 async function unitWithHolding(t: TestGateway, investorId: number) {
-  const category = await t.db.prisma.category.findFirstOrThrow();
-  const unit = await t.db.prisma.unit.create({
-    data: {
-      code: `LOST-${randomUUID().slice(0, 8)}`,
-      name: 'Lost commit unit',
-      description: 'A unit made by the test.',
-      location: 'Testville',
-      categoryId: category.id,
-      status: 'AVAILABLE',
-      totalValue: '100000.00',
-      availablePercentage: '50.000000',
-      minInvestment: '1000.00',
-      expectedReturn: '5.000000',
-    },
-  });
+  const unit = await createTestUnit(t.db.prisma);
   await t.db.prisma.holding.create({ data: { investorId, unitId: unit.id, ownershipPercentage: '10.000000', investedAmount: '10000.00' } });
   return unit;
 }

@@ -1,6 +1,7 @@
 import * as Enums from '../src/generated/prisma/enums';
 import { NotificationType, PushStatus } from '../src/generated/prisma/enums';
 import { notify } from '../src/services/notification.service';
+import { createTestUnit } from './support/fixtures';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 let t: TestGateway;
@@ -370,22 +371,7 @@ describe('a state transition writes the notification and its push in its own tra
   const APPROVE = 'mutation($id: Int!) { approveInvestmentRequest(id: $id) { id status } }';
 
   async function pendingRequest() {
-    const category = await prisma().category.findFirstOrThrow();
-    const n = ++noteCounter;
-    const unit = await prisma().unit.create({
-      data: {
-        code: `TEST-NOTIF-${n}`,
-        name: `Notification unit ${n}`,
-        description: 'Made by the test.',
-        location: 'Testville',
-        categoryId: category.id,
-        status: 'AVAILABLE',
-        totalValue: '100000.00',
-        availablePercentage: '50.000000',
-        minInvestment: '1000.00',
-        expectedReturn: '5.000000',
-      },
-    });
+    const unit = await createTestUnit(prisma());
     return prisma().investmentRequest.create({ data: { investorId, unitId: unit.id, amount: '2000.00', ownershipPercentage: '2.000000' } });
   }
 

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
+import { createTestUnit } from './support/fixtures';
 import { eventually } from './support/eventually';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 import { closeCode, liveClient, rawSocket, type LiveClient } from './support/live';
@@ -19,7 +20,6 @@ let adminToken: string;
 let analystToken: string;
 let investorId: number;
 let otherId: number;
-let categoryId: number;
 const clients: LiveClient[] = [];
 
 beforeAll(async () => {
@@ -30,7 +30,6 @@ beforeAll(async () => {
   investorId = demo.investor!.id;
   const other = await t.db.prisma.investor.findFirstOrThrow({ where: { id: { not: investorId }, user: { deletedAt: null } }, include: { user: true } });
   otherId = other.id;
-  categoryId = (await t.db.prisma.category.findFirstOrThrow()).id;
   [investorToken, otherToken, adminToken, analystToken] = await Promise.all([
     t.token(DEMO_EMAILS.investor),
     t.token(other.user.email),
@@ -54,24 +53,7 @@ const acknowledged = (c: LiveClient) => eventually(async () => c.acknowledged);
 /** Subscribers registered on the gateway's change feed: a subscription is live once counted. */
 const subscribers = () => t.services.changes.size();
 
-let unitCounter = 0;
-async function makeUnit() {
-  const n = ++unitCounter;
-  return t.db.prisma.unit.create({
-    data: {
-      code: `TEST-LIVE-${n}`,
-      name: `Live unit ${n}`,
-      description: 'A unit made by the test.',
-      location: 'Testville',
-      categoryId,
-      status: 'AVAILABLE',
-      totalValue: '100000.00',
-      availablePercentage: '50.000000',
-      minInvestment: '1000.00',
-      expectedReturn: '5.000000',
-    },
-  });
-}
+const makeUnit = () => createTestUnit(t.db.prisma);
 const pendingInvestment = (owner: number, unitId: number) =>
   t.db.prisma.investmentRequest.create({ data: { investorId: owner, unitId, amount: '2000.00', ownershipPercentage: '2.000000' } });
 
