@@ -1,11 +1,11 @@
-import { rm } from 'node:fs/promises';
 import { Client, escapeIdentifier } from 'pg';
 import { TEMPLATE_INFO_ENV, clonePrefix, type TemplateInfo } from './template';
 
 export default async function globalTeardown(): Promise<void> {
   const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
   if (!info) return;
-  if (info.kind === 'pglite') return rm(info.location, { force: true });
+  // The PGlite template stays in its cache for the next run (template-cache.ts).
+  if (info.kind === 'pglite') return;
   const admin = new Client({ connectionString: info.serverUrl });
   await admin.connect();
   const prefix = clonePrefix(info);

@@ -1,8 +1,3 @@
-import os from 'node:os';
-import path from 'node:path';
-
-/** Where the global setup leaves the template database that every test file copies. */
-export const TEMPLATE_TARBALL = path.join(os.tmpdir(), `gateway-test-template-${process.ppid}-${process.pid}.tar`);
 export const TEMPLATE_INFO_ENV = 'GATEWAY_TEST_TEMPLATE';
 
 export interface TemplateInfo {

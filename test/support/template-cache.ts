@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../..');
+/** Kept between runs (Jest's own cache sits beside it); `rm -rf` it to force a rebuild. */
+export const TEMPLATE_CACHE_DIR = path.join(root, 'node_modules/.cache/gateway-test-template');
+
+const IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
+
+/** The source files `entries` reach through relative imports, themselves included (iterative: no recursion). */
+export function importClosure(entries: string[]): string[] {
+  const seen = new Set<string>();
+  const todo = [...entries];
+  for (let file = todo.pop(); file; file = todo.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const base = path.resolve(path.dirname(file), spec);
+      const found = [`${base}.ts`, path.join(base, 'index.ts'), base].find((p) => existsSync(p) && statSync(p).isFile());
+      if (found) todo.push(found);
+    }
+  }
+  return [...seen].sort();
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+}
+
+/**
+ * What the template is made of: the migrations and Prisma schema, every source file the migration
+ * runner and the seed reach, the locked dependency versions (PGlite, Prisma) and the seed's size.
+ * Any change to these builds a new template; nothing else can change its content.
+ */
+export function templateKey(seed: object): string {
+  const hash = createHash('sha256').update(JSON.stringify(seed));
+  const files = [
+    ...filesUnder(path.join(root, 'prisma')),
+    ...importClosure(['src/db/migrate.ts', 'src/db/seed.ts', 'src/db/database.ts'].map((f) => path.join(root, f))),
+    path.join(root, 'package-lock.json'),
+  ];
+  for (const file of files) hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex').slice(0, 32);
+}
+
+export const cachedTemplate = (key: string) => path.join(TEMPLATE_CACHE_DIR, `${key}.tar`);
+
+/** Stores the tarball under its key (written aside, then renamed: a concurrent run never reads half a file) and drops older keys. */
+export async function storeTemplate(key: string, tarball: Uint8Array): Promise<string> {
+  await mkdir(TEMPLATE_CACHE_DIR, { recursive: true });
+  const target = cachedTemplate(key);
+  const partial = `${target}.${process.pid}.partial`;
+  await writeFile(partial, tarball);
+  await rename(partial, target);
+  for (const name of await readdir(TEMPLATE_CACHE_DIR)) {
+    if (name !== path.basename(target) && name.endsWith('.tar')) await rm(path.join(TEMPLATE_CACHE_DIR, name), { force: true });
+  }
+  return target;
+}
