@@ -47,7 +47,7 @@ import { routeTable } from './rest/routes';
 import { buildGatewaySchema } from './schema/build';
 import type { Services } from './services';
 import { RedisHealth, closeRedis } from './services/redis';
-import { attachSubscriptions, type SubscriptionServer } from './subscriptions';
+import { attachSubscriptions, subscriptionsOverWebSocketOnly, type SubscriptionServer } from './subscriptions';
 import { CHANGE_CHANNEL } from './services/change-feed';
 import type { NotifyListener } from './db/notify-listener';
 import { trustedDocuments } from './trusted-documents';
@@ -247,6 +247,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
       ApolloServerPluginCacheControlDisabled(),
       noStore,
       unavailableStatus,
+      subscriptionsOverWebSocketOnly,
       limitsPlugin(schema, config.env === 'production'),
       idempotencyPlugin(),
       metrics.apolloPlugin,

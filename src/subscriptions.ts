@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { ApolloServerPlugin } from '@apollo/server';
 import {
   GraphQLError,
   createSourceEventStream,
@@ -18,7 +19,7 @@ import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { buildContext, type Context, type RequestMeta } from './context';
-import { ServiceUnavailableError, normalizeError } from './errors';
+import { HttpError, ServiceUnavailableError, normalizeError } from './errors';
 import type { AuthUser } from './domain/auth-user';
 import { GRAPHQL_LIMITS, limitValidationRules } from './graphql-limits';
 import { present } from './invariant';
@@ -87,6 +88,21 @@ export interface SubscriptionServer {
   /** Refuses new connections and closes open ones with 1001 (going away); resolves once they are closed or cut at `timeoutMs`. */
   close(timeoutMs: number): Promise<void>;
 }
+
+/**
+ * POST /graphql refuses a subscription operation (400 BAD_REQUEST) before it runs: graphql-js would
+ * execute its root field once without an event, an internal error. GraphiQL sends one over HTTP when
+ * run within 100 ms of the last edit (its fetcher picks WebSocket by the editor's parsed document).
+ */
+export const subscriptionsOverWebSocketOnly: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation }) {
+        if (operation?.operation === 'subscription') throw HttpError.subscriptionOverHttp();
+      },
+    };
+  },
+};
 
 const clientError = (message: string, code: string) => new GraphQLError(message, { extensions: { code } });
 
