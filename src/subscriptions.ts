@@ -19,7 +19,7 @@ import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { buildContext, type Context, type RequestMeta } from './context';
-import { HttpError, ServiceUnavailableError, normalizeError } from './errors';
+import { DomainError, HttpError, ServiceUnavailableError, normalizeError, toGraphQLError } from './errors';
 import type { AuthUser } from './domain/auth-user';
 import { GRAPHQL_LIMITS, limitValidationRules } from './graphql-limits';
 import { present } from './invariant';
@@ -27,6 +27,7 @@ import type { Metrics } from './metrics';
 import { requestIdOf } from './request-id';
 import type { Services } from './services';
 import type { Delivery, LiveStream } from './services/change-feed';
+import type { SocketDocuments } from './trusted-documents';
 
 /**
  * What one WebSocket connection may do (docs/api.md, "Limits"; contract §3). Each is answered by
@@ -78,6 +79,8 @@ export interface SubscriptionServerOptions {
   services: Services;
   logger: Logger;
   metrics: Metrics;
+  /** TRUSTED_DOCUMENTS for `subscribe` messages (src/trusted-documents.ts): the same policy as POST /graphql. */
+  documents: SocketDocuments;
   /** The /graphql error boundary (the one Apollo's formatError uses). */
   formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
 }
@@ -201,9 +204,17 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
       if (Object.keys(ctx.subscriptions).length > SUBSCRIPTION_LIMITS.subscriptionsPerConnection) {
         return [clientError(`At most ${SUBSCRIPTION_LIMITS.subscriptionsPerConnection} subscriptions per connection.`, 'RATE_LIMITED')];
       }
+      let query: string;
+      try {
+        query = await options.documents(payload, conn.user ?? null);
+      } catch (err) {
+        if (err instanceof GraphQLError) return [err];
+        if (err instanceof DomainError) return [toGraphQLError(err)];
+        throw err;
+      }
       let document: DocumentNode;
       try {
-        document = parse(payload.query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
+        document = parse(query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
       } catch (err) {
         return [clientError(err instanceof Error ? err.message : String(err), 'GRAPHQL_PARSE_FAILED')];
       }
