@@ -822,7 +822,7 @@ async function main(): Promise<void> {
     await prepareDatabase(opts.databaseUrl, opts.distributions, opts.reseed);
     return runSubscriptions(
       { databaseUrl: opts.databaseUrl, subscriptions: opts.idle, rounds: opts.rounds },
-      { startGateway, login, statusKb, metricValue, writeResults },
+      { startGateway, login, statusKb, cpuMs, metricValue, writeResults },
     );
   }
   ensurePeer();

@@ -11,7 +11,8 @@
  *      services' own notify(), so the change goes out by NOTIFY at commit as in production), so every
  *      socket's notificationAdded gets one event per round (1 000 subscribers by default); for each
  *      delivered event the lag from that commit returning to the event reaching the client;
- *      reported as events/s delivered and p50/p99 lag (goal p99 < 100 ms at 1 000 subscribers).
+ *      reported as events/s delivered and p50/p99 lag (goal p99 < 100 ms at 1 000 subscribers), and
+ *      the gateway's CPU time (utime + stime) per delivered event over the rounds.
  *
  * Users: the seeded investors (password Password123!), each holding at most the per-user connection
  * limit. The load generator (graphql-ws clients) runs in this process on the same machine.
@@ -30,6 +31,8 @@ export interface BenchTools {
   startGateway(databaseUrl: string): Promise<{ base: string; child: { pid?: number } }>;
   login(base: string, email: string): Promise<string>;
   statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number>;
+  /** User + system CPU time of a process so far, in ms. */
+  cpuMs(pid: number): Promise<number>;
   /** One unlabelled metric of the gateway's /metrics (the bench's metrics token). */
   metricValue(base: string, name: string): Promise<number>;
   writeResults(name: string, out: object): Promise<string>;
@@ -151,6 +154,7 @@ export async function runSubscriptions(opts: SubscriptionsOptions, tools: BenchT
   );
 
   // 2. Fan-out: every subscribed user notified once per round, in one transaction.
+  const refusedWhileIdle = new Map(refusals);
   const db = await openDatabase({ databaseUrl: opts.databaseUrl, poolSize: 2 });
   const subscribedUsers = [...new Set(opened.map(({ socket }) => userOf(socket).id))];
   // Every opened socket subscribed notificationAdded (the first field).
@@ -159,6 +163,7 @@ export async function runSubscriptions(opts: SubscriptionsOptions, tools: BenchT
   let delivered = 0;
   let missing = 0;
   let busyMs = 0;
+  const cpuBeforeMs = await tools.cpuMs(pid);
   for (let round = 0; round < opts.rounds; round++) {
     const title = `bench-fanout-${process.pid}-${round}`;
     let done = () => {};
@@ -180,11 +185,14 @@ export async function runSubscriptions(opts: SubscriptionsOptions, tools: BenchT
     missing += expectedPerRound - seen.length;
     if (seen.length) busyMs += Math.max(...seen) - committedAt;
   }
+  // The gateway's own CPU per delivered event (loading, executing and sending it; the NOTIFY and session checks shared).
+  const gatewayCpuPerEventMs = ((await tools.cpuMs(pid)) - cpuBeforeMs) / Math.max(delivered, 1);
   lags.sort((a, b) => a - b);
   const eventsPerSecond = busyMs > 0 ? (delivered / busyMs) * 1000 : NaN;
   console.log(
     `Fan-out: ${opts.rounds} commits × ${expectedPerRound} subscribers: ${delivered} delivered, ${missing} missing; ${eventsPerSecond.toFixed(0)} events/s; ` +
-      `lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms, max ${lags.at(-1)} ms`,
+      `lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms, max ${lags.at(-1)} ms; gateway CPU ${gatewayCpuPerEventMs.toFixed(2)} ms per event; ` +
+      `closes and errors since the idle phase: ${JSON.stringify(Object.fromEntries([...refusals].map(([k, n]) => [k, n - (refusedWhileIdle.get(k) ?? 0)]).filter(([, n]) => n)))}`,
   );
 
   await Promise.all(clients.map((c) => c.dispose()));
@@ -211,6 +219,7 @@ export async function runSubscriptions(opts: SubscriptionsOptions, tools: BenchT
       missing,
       eventsPerSecond,
       lagMs: { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) },
+      gatewayCpuPerEventMs,
     },
   });
   console.log(`\nWrote ${file}`);
