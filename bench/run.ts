@@ -287,7 +287,7 @@ async function startGateway(databaseUrl: string): Promise<Server> {
   childNames.set(child, 'gateway');
   forward(child, 'gateway');
   const base = `http://127.0.0.1:${port}`;
-  const server: Server = { name: 'gateway', base, child, queriesSent: () => metricsQueries(`${base}/metrics`) };
+  const server: Server = { name: 'gateway', base, child, queriesSent: () => metricValue(base, 'db_queries_sent') };
   // Up to 120 s: migrations (index builds on a large table) may run on the first start.
   for (let attempt = 0; attempt < 480; attempt++) {
     if (child.exitCode !== null) throw new Error(`the gateway exited during start-up (exit ${child.exitCode}); see its output above`);
@@ -331,10 +331,11 @@ async function startForked(name: string, file: string, env: NodeJS.ProcessEnv, e
   return { name, base: `http://127.0.0.1:${port}`, child, queriesSent };
 }
 
-async function metricsQueries(metricsUrl: string): Promise<number> {
-  const text = await (await fetch(metricsUrl, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
-  const match = /^db_queries_sent (\S+)$/m.exec(text);
-  if (!match) throw new Error(`no db_queries_sent gauge at ${metricsUrl}`);
+/** One unlabelled metric of the gateway's /metrics. */
+async function metricValue(base: string, name: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
+  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  if (!match) throw new Error(`no ${name} at ${base}/metrics`);
   return Number(match[1]);
 }
 
@@ -819,7 +820,10 @@ async function main(): Promise<void> {
   if (opts.subscriptions) {
     console.log(`Database: ${redact(opts.databaseUrl)}`);
     await prepareDatabase(opts.databaseUrl, opts.distributions, opts.reseed);
-    return runSubscriptions({ databaseUrl: opts.databaseUrl, subscriptions: opts.idle, rounds: opts.rounds }, { startGateway, login, statusKb, writeResults });
+    return runSubscriptions(
+      { databaseUrl: opts.databaseUrl, subscriptions: opts.idle, rounds: opts.rounds },
+      { startGateway, login, statusKb, cpuMs, metricValue, writeResults },
+    );
   }
   ensurePeer();
   const startedAt = new Date();

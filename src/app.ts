@@ -47,10 +47,10 @@ import { routeTable } from './rest/routes';
 import { buildGatewaySchema } from './schema/build';
 import type { Services } from './services';
 import { RedisHealth, closeRedis } from './services/redis';
-import { attachSubscriptions, type SubscriptionServer } from './subscriptions';
+import { attachSubscriptions, subscriptionsOverWebSocketOnly, type SubscriptionServer } from './subscriptions';
 import { CHANGE_CHANNEL } from './services/change-feed';
 import type { NotifyListener } from './db/notify-listener';
-import { trustedDocuments } from './trusted-documents';
+import { trustedDocuments, type SocketDocuments } from './trusted-documents';
 import { graphqlUploads } from './uploads';
 
 const DOCS_PAGE = `<!doctype html>
@@ -247,6 +247,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
       ApolloServerPluginCacheControlDisabled(),
       noStore,
       unavailableStatus,
+      subscriptionsOverWebSocketOnly,
       limitsPlugin(schema, config.env === 'production'),
       idempotencyPlugin(),
       metrics.apolloPlugin,
@@ -294,7 +295,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
   api.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services, uploads));
   if (config.role !== 'worker') app.use(api);
   // Subscriptions (WebSocket on /graphql) and the change feed's one listening connection, API role only.
-  const live = config.role === 'worker' ? undefined : await startSubscriptions(server, drainer, db, services, schema, logger, metrics);
+  const live = config.role === 'worker' ? undefined : await startSubscriptions(server, drainer, db, services, schema, trusted.socketDocuments, logger, metrics);
   app.use((_req: Request, res: Response) => sendError(res, HttpError.routeNotFound(), logger));
 
   // Body parser failures (and anything else that escaped) in the contract's format.
@@ -341,12 +342,14 @@ async function startSubscriptions(
   db: Database,
   services: Services,
   schema: GraphQLSchema,
+  documents: SocketDocuments,
   logger: Logger,
   metrics: Metrics,
 ): Promise<{ subscriptions: SubscriptionServer; listener: NotifyListener }> {
   server.on('upgrade', (req: http.IncomingMessage) => drainer.release(req.socket as Socket));
   const subscriptions = attachSubscriptions(server, {
     schema,
+    documents,
     services,
     logger,
     metrics,

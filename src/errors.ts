@@ -75,6 +75,9 @@ export class HttpError extends DomainError {
     new HttpError('extensions.persistedQuery.sha256Hash is not the SHA-256 of the query text.', 'PERSISTED_QUERY_HASH_MISMATCH');
   /** A multipart body that cannot be parsed: no boundary, a truncated part, a request cut short. */
   static malformedMultipart = () => new HttpError('Malformed multipart body.', 'BAD_REQUEST');
+  /** A subscription sent over HTTP: it has no events to give there. */
+  static subscriptionOverHttp = () =>
+    new HttpError('Subscriptions are served over WebSocket (graphql-transport-ws) at this same URL; POST /graphql runs queries and mutations.', 'BAD_REQUEST');
 }
 
 /** A domain error in GraphQL's shape; `extensions` may add transport facts (Apollo's `http`). */

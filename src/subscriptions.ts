@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { ApolloServerPlugin } from '@apollo/server';
 import {
   GraphQLError,
   createSourceEventStream,
@@ -18,7 +19,7 @@ import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { buildContext, type Context, type RequestMeta } from './context';
-import { ServiceUnavailableError, normalizeError } from './errors';
+import { DomainError, HttpError, ServiceUnavailableError, normalizeError, toGraphQLError } from './errors';
 import type { AuthUser } from './domain/auth-user';
 import { GRAPHQL_LIMITS, limitValidationRules } from './graphql-limits';
 import { present } from './invariant';
@@ -26,6 +27,7 @@ import type { Metrics } from './metrics';
 import { requestIdOf } from './request-id';
 import type { Services } from './services';
 import type { Delivery, LiveStream } from './services/change-feed';
+import type { SocketDocuments } from './trusted-documents';
 
 /**
  * What one WebSocket connection may do (docs/api.md, "Limits"; contract §3). Each is answered by
@@ -77,6 +79,8 @@ export interface SubscriptionServerOptions {
   services: Services;
   logger: Logger;
   metrics: Metrics;
+  /** TRUSTED_DOCUMENTS for `subscribe` messages (src/trusted-documents.ts): the same policy as POST /graphql. */
+  documents: SocketDocuments;
   /** The /graphql error boundary (the one Apollo's formatError uses). */
   formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
 }
@@ -87,6 +91,21 @@ export interface SubscriptionServer {
   /** Refuses new connections and closes open ones with 1001 (going away); resolves once they are closed or cut at `timeoutMs`. */
   close(timeoutMs: number): Promise<void>;
 }
+
+/**
+ * POST /graphql refuses a subscription operation (400 BAD_REQUEST) before it runs: graphql-js would
+ * execute its root field once without an event, an internal error. GraphiQL sends one over HTTP when
+ * run within 100 ms of the last edit (its fetcher picks WebSocket by the editor's parsed document).
+ */
+export const subscriptionsOverWebSocketOnly: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation }) {
+        if (operation?.operation === 'subscription') throw HttpError.subscriptionOverHttp();
+      },
+    };
+  },
+};
 
 const clientError = (message: string, code: string) => new GraphQLError(message, { extensions: { code } });
 
@@ -185,9 +204,17 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
       if (Object.keys(ctx.subscriptions).length > SUBSCRIPTION_LIMITS.subscriptionsPerConnection) {
         return [clientError(`At most ${SUBSCRIPTION_LIMITS.subscriptionsPerConnection} subscriptions per connection.`, 'RATE_LIMITED')];
       }
+      let query: string;
+      try {
+        query = await options.documents(payload, conn.user ?? null);
+      } catch (err) {
+        if (err instanceof GraphQLError) return [err];
+        if (err instanceof DomainError) return [toGraphQLError(err)];
+        throw err;
+      }
       let document: DocumentNode;
       try {
-        document = parse(payload.query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
+        document = parse(query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
       } catch (err) {
         return [clientError(err instanceof Error ? err.message : String(err), 'GRAPHQL_PARSE_FAILED')];
       }

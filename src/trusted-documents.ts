@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import type { ApolloServerOptions } from '@apollo/server';
 import { PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyvaluecache';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import type { TrustedDocumentsMode } from './config';
 import { buildContext, requestMeta, type Context } from './context';
+import type { AuthUser } from './domain/auth-user';
 import { DomainError, HttpError, PersistedDocumentError, normalizeError } from './errors';
 import { isStaff } from './graphql-limits';
 import { PERSISTED_QUERY_TTL_SECONDS } from './persisted-queries';
@@ -61,8 +63,7 @@ function persistedQueryCheck(req: Request, _res: Response, next: NextFunction): 
   const persisted = extensions?.persistedQuery;
   if (!persisted || typeof persisted !== 'object') return next();
   if (persisted.version !== 1) return next(HttpError.persistedQueryVersion());
-  if (typeof query === 'string' && createHash('sha256').update(query).digest('hex') !== persisted.sha256Hash)
-    return next(HttpError.persistedQueryHashMismatch());
+  if (typeof query === 'string' && sha256(query) !== persisted.sha256Hash) return next(HttpError.persistedQueryHashMismatch());
   next();
 }
 
@@ -94,21 +95,69 @@ function onlyManifestDocuments(documents: Map<string, string>, services: Service
   };
 }
 
+/** What a graphql-ws `subscribe` message carries that names its document. */
+export interface SocketOperation {
+  /** graphql-ws requires a string: a message that names its document by id sends `''`. */
+  query: string;
+  extensions?: Record<string, unknown> | null;
+}
+
+/** The document text a WebSocket `subscribe` message runs; throws the error its `error` message carries. */
+export type SocketDocuments = (operation: SocketOperation, user: AuthUser | null) => Promise<string>;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
 /**
- * TRUSTED_DOCUMENTS (docs/api.md "Persisted queries and trusted documents"): Apollo's APQ store and
- * the handlers that go before Apollo on /graphql. The REST face runs its own fixed documents
- * in-process (src/rest/route.ts), outside Apollo, and is not affected.
+ * The same policy for a `subscribe` message over WebSocket, in the same order and with the same
+ * codes as POST /graphql (persistedQueryCheck, then onlyManifestDocuments, then Apollo's APQ
+ * lookup): a malformed id, then `only`'s refusal of non-staff free documents, then the id looked up
+ * in the store Apollo reads (the manifest; with `off`/`allow` also what clients registered over HTTP).
+ * The socket registers nothing: a client whose id is unknown sends the text with it.
+ */
+function socketDocuments(mode: TrustedDocumentsMode, documents: Map<string, string>, store: KeyValueCache<string>): SocketDocuments {
+  return async ({ query, extensions }, user) => {
+    const text = query === '' ? undefined : query;
+    const persisted = extensions?.persistedQuery as { version?: unknown; sha256Hash?: unknown } | null | undefined;
+    let id: unknown;
+    if (persisted && typeof persisted === 'object') {
+      if (persisted.version !== 1) throw HttpError.persistedQueryVersion();
+      id = persisted.sha256Hash;
+      if (text !== undefined && sha256(text) !== id) throw HttpError.persistedQueryHashMismatch();
+    }
+    if (mode === 'only' && !isStaff(user)) {
+      if (typeof id !== 'string') throw PersistedDocumentError.required();
+      if (!documents.has(id)) throw PersistedDocumentError.notFound();
+    }
+    if (text !== undefined || id === undefined) return query;
+    const found = typeof id === 'string' ? await store.get(id) : undefined;
+    // Apollo's own answer to an unknown id (an APQ client then sends the text with it).
+    if (found === undefined) throw new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+    return found;
+  };
+}
+
+/**
+ * TRUSTED_DOCUMENTS (docs/api.md "Persisted queries and trusted documents"): Apollo's APQ store,
+ * the handlers that go before Apollo on /graphql, and the same policy for subscriptions over
+ * WebSocket (`socketDocuments`). The REST face runs its own fixed documents in-process
+ * (src/rest/route.ts), outside Apollo, and is not affected.
  */
 export function trustedDocuments(
   mode: TrustedDocumentsMode,
   registered: KeyValueCache<string>,
   services: Services,
   logger: Logger,
-): Pick<ApolloServerOptions<Context>, 'persistedQueries'> & { handlers: RequestHandler[] } {
+): Pick<ApolloServerOptions<Context>, 'persistedQueries'> & { handlers: RequestHandler[]; socketDocuments: SocketDocuments } {
   // `registered` is the shared APQ store (Redis when configured: src/persisted-queries.ts).
   const ttl = PERSISTED_QUERY_TTL_SECONDS;
-  if (mode === 'off') return { persistedQueries: { cache: registered, ttl }, handlers: [persistedQueryCheck] };
+  if (mode === 'off') {
+    return { persistedQueries: { cache: registered, ttl }, handlers: [persistedQueryCheck], socketDocuments: socketDocuments(mode, new Map(), registered) };
+  }
   const documents = loadPersistedDocuments();
-  const persistedQueries = { cache: manifestCache(documents, mode === 'allow' ? registered : undefined), ttl };
-  return { persistedQueries, handlers: [persistedQueryCheck, ...(mode === 'only' ? [onlyManifestDocuments(documents, services, logger)] : [])] };
+  const cache = manifestCache(documents, mode === 'allow' ? registered : undefined);
+  return {
+    persistedQueries: { cache, ttl },
+    handlers: [persistedQueryCheck, ...(mode === 'only' ? [onlyManifestDocuments(documents, services, logger)] : [])],
+    socketDocuments: socketDocuments(mode, documents, cache),
+  };
 }

@@ -30,8 +30,10 @@ import {
   WithdrawalRequestsDocument,
   type Client,
 } from '../client/src';
+import { notify } from '../src/services/notification.service';
 import { eventually } from './support/eventually';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
+import { liveClient } from './support/live';
 import { budget } from './support/time-budget';
 
 /** Every SDK operation, run through the SDK's own fetch helper against a listening gateway. */
@@ -60,6 +62,7 @@ describe.each([
   ['persisted ids with APQ registration, TRUSTED_DOCUMENTS=off', 'off', true],
 ] as const)('client SDK: %s', (_name, mode, persisted) => {
   let t: TestGateway;
+  let url: string;
   let sdk: Client;
   let investorToken: string;
   let adminToken: string;
@@ -68,7 +71,8 @@ describe.each([
 
   beforeAll(async () => {
     t = await startTestGateway({ TRUSTED_DOCUMENTS: mode });
-    sdk = createClient({ url: await listen(t), persisted });
+    url = await listen(t);
+    sdk = createClient({ url, persisted });
     const user = await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor }, include: { investor: true } });
     investorId = user.investor!.id;
     userId = user.id;
@@ -151,6 +155,42 @@ describe.each([
     expect(kyc.kycDocuments).toHaveLength(await t.db.prisma.kycDocument.count({ where: { status: 'PENDING' } }));
   });
 
+  it('subscribe(): a typed notification over WebSocket, the document named as requests name it (by id with `persisted`)', async () => {
+    type Frame = { type: string; payload?: { query: string; extensions?: { persistedQuery?: { sha256Hash: string } } } };
+    const sent: Frame[] = [];
+    // The `ws` package's WebSocket (Node 20 has no global one), recording what the SDK sends.
+    class Recording extends WebSocket {
+      constructor(address: string, protocols?: string | string[]) {
+        super(address, protocols);
+        const send = this.send.bind(this);
+        this.send = ((data: string) => (sent.push(JSON.parse(data) as Frame), send(data))) as typeof this.send;
+      }
+    }
+    const live = createClient({ url, persisted, webSocketImpl: Recording }).subscriptions({ accessToken: investorToken });
+    const events: Array<NotificationAddedSubscription['notificationAdded']> = [];
+    const before = t.services.changes.size();
+    const stop = live.subscribe(NotificationAddedDocument, {}, { next: (data) => void events.push(data.notificationAdded) });
+    try {
+      await eventually(async () => t.services.changes.size() === before + 1);
+      const title = `SDK subscription, TRUSTED_DOCUMENTS=${mode}`;
+      await t.db.prisma.$transaction((tx) => notify(tx, { userId, type: 'SYSTEM', title, body: 'An event for subscribe().' }));
+      await eventually(async () => events.length === 1);
+      expect(events[0]).toMatchObject({ title, type: 'SYSTEM', readAt: null });
+      expect(events[0].createdAt).toMatch(ISO_DATE);
+    } finally {
+      stop();
+      await live.dispose();
+    }
+    const [id, text] = Object.entries(persistedDocuments).find(([, doc]) => doc.includes('subscription NotificationAdded '))!;
+    const subscribes = sent
+      .filter((f) => f.type === 'subscribe')
+      .map((f) => ({ query: f.payload?.query, id: f.payload?.extensions?.persistedQuery?.sha256Hash }));
+    const byId = { query: '', id: id.replace('sha256:', '') };
+    // `off` trusts no manifest: the gateway answers PERSISTED_QUERY_NOT_FOUND and the SDK sends the text with the id (as APQ over HTTP).
+    const expected = { allow: [{ query: text, id: undefined }], only: [byId], off: [byId, { ...byId, query: text }] }[mode];
+    expect(subscribes).toEqual(expected);
+  });
+
   it('errors carry the GraphQL code: no token → UNAUTHENTICATED, another investor’s request → NOT_FOUND', async () => {
     expect((await failure(sdk.request(PortfolioDocument, {}))).code).toBe('UNAUTHENTICATED');
     const theirs = await t.db.prisma.withdrawalRequest.findFirstOrThrow({ where: { investorId: { not: investorId }, status: 'PENDING' } });
@@ -230,28 +270,42 @@ describe('TRUSTED_DOCUMENTS=only', () => {
     expect(res.body).toEqual({ data: { me: { role: 'ANALYST' }, __schema: { queryType: { name: 'Query' } } } });
   });
 
-  it('subscribe(): the investor’s typed notification arrives over WebSocket (document text: the socket takes no persisted ids)', async () => {
-    // Node 20 has no global WebSocket: the `ws` package's, as the README tells a Node dashboard to pass.
-    const live = createClient({ url, persisted: true, webSocketImpl: WebSocket }).subscriptions({ accessToken: investor });
-    const events: Array<NotificationAddedSubscription['notificationAdded']> = [];
-    const stop = live.subscribe(NotificationAddedDocument, {}, { next: (data) => void events.push(data.notificationAdded) });
+  it('holds subscribe messages over WebSocket to the same policy: an error message with the HTTP codes, the socket left open; a manifest id runs; staff subscribe freely', async () => {
+    const ws = url.replace('http:', 'ws:');
+    const [id, text] = Object.entries(persistedDocuments).find(([, doc]) => doc.includes('subscription NotificationAdded '))!;
+    const hash = id.replace('sha256:', '');
+    const byId = (sha256Hash: string, version = 1) => ({ persistedQuery: { version, sha256Hash } });
+    const c = liveClient(ws, investor);
+    const a = liveClient(ws, analyst);
     try {
-      const user = await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor }, include: { investor: true } });
-      const unit = await t.db.prisma.unit.findFirstOrThrow({ where: { status: 'AVAILABLE' } });
-      const request = await t.db.prisma.investmentRequest.create({
-        data: { investorId: user.investor!.id, unitId: unit.id, amount: '1000.00', ownershipPercentage: '0.100000' },
-      });
-      await eventually(async () => t.services.changes.size() === 1);
-      const admin = await t.token(DEMO_EMAILS.admin);
-      expect((await t.gql('mutation($id: Int!) { approveInvestmentRequest(id: $id) { id } }', { id: request.id }, admin)).errors).toBeUndefined();
-      await eventually(async () => events.length === 1);
-      const title: string = events[0].title;
-      expect(title.length).toBeGreaterThan(0);
-      expect(events[0]).toMatchObject({ type: 'INVESTMENT_REQUEST_REVIEWED', data: { investmentRequestId: request.id }, readAt: null });
-      expect(events[0].createdAt).toMatch(ISO_DATE);
+      const refused = [
+        // Free documents, even the manifest's own text: what HTTP answers with PERSISTED_DOCUMENT_REQUIRED.
+        [c.subscribe(text), 'PERSISTED_DOCUMENT_REQUIRED'],
+        [c.subscribe('subscription { notificationAdded { id } }'), 'PERSISTED_DOCUMENT_REQUIRED'],
+        [c.subscribe('', undefined, byId('0'.repeat(64))), 'PERSISTED_DOCUMENT_NOT_FOUND'],
+        [c.subscribe('subscription { notificationAdded { id } }', undefined, byId(hash)), 'PERSISTED_QUERY_HASH_MISMATCH'],
+        [c.subscribe('', undefined, byId(hash, 2)), 'BAD_REQUEST'],
+      ] as const;
+      await eventually(async () => refused.every(([sub]) => sub.error !== undefined));
+      expect(refused.map(([sub]) => sub.error?.[0].extensions?.code)).toEqual(refused.map(([, code]) => code));
+      // The same message as POST /graphql's answer.
+      const http = await post({ query: text }, investor);
+      expect(refused[0][0].error?.[0].message).toBe(http.body.errors?.[0].message);
+      expect(c.acknowledged && c.closed === undefined).toBe(true);
+
+      // On the same socket: the manifest's id, as the SDK sends it (empty query), and an analyst's free document.
+      const before = t.services.changes.size();
+      const mine = c.subscribe<{ notificationAdded: { title: string } }>('', undefined, byId(hash));
+      const staff = a.subscribe('subscription { withdrawalRequestUpdated { id status } }');
+      await eventually(async () => t.services.changes.size() === before + 2);
+      const user = await t.db.prisma.user.findUniqueOrThrow({ where: { email: DEMO_EMAILS.investor } });
+      const title = 'A manifest subscription under TRUSTED_DOCUMENTS=only';
+      await t.db.prisma.$transaction((tx) => notify(tx, { userId: user.id, type: 'SYSTEM', title, body: 'By id.' }));
+      await eventually(async () => mine.results.length === 1);
+      expect(mine.results[0].data?.notificationAdded.title).toBe(title);
+      expect([mine.error, staff.error]).toEqual([undefined, undefined]);
     } finally {
-      stop();
-      await live.dispose();
+      await Promise.all([c.dispose(), a.dispose()]);
     }
   });
 

@@ -345,6 +345,14 @@ describe('limits, answered by the protocol', () => {
     expect(q.error?.[0].extensions?.code).toBe('BAD_REQUEST');
   });
 
+  it('a subscription POSTed to /graphql is a 400 pointing to WebSocket, not an internal error (GraphiQL sends one when run within 100 ms of an edit)', async () => {
+    const res = await t.http.post('/graphql').set('authorization', `Bearer ${investorToken}`).send({ query: NOTIFICATION_ADDED });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/WebSocket/), extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) }),
+    ]);
+  });
+
   it('a message over the size limit closes with 1009; a flood of messages with 4429; no connection_init in time with 4408', async () => {
     const big = rawSocket(url);
     await big.opened;

@@ -35,7 +35,7 @@ export interface ClientOptions {
   url: string;
   /**
    * true: send only the document's persisted id (APQ `extensions.persistedQuery.sha256Hash`), as a
-   * gateway with TRUSTED_DOCUMENTS=only requires; false: send the document text.
+   * gateway with TRUSTED_DOCUMENTS=only requires, over HTTP and in subscriptions; false: send the document text.
    */
   persisted?: boolean;
   /** A fetch implementation (default: the global one). */
@@ -121,7 +121,10 @@ export function createClient(options: ClientOptions) {
     request,
     /** One WebSocket for a signed-in session's subscriptions (src/subscriptions.ts). */
     subscriptions: (session: LiveSession) =>
-      liveClient({ url: options.subscriptionUrl ?? toWebSocketUrl(options.url), webSocketImpl: options.webSocketImpl, request }, session),
+      liveClient(
+        { url: options.subscriptionUrl ?? toWebSocketUrl(options.url), webSocketImpl: options.webSocketImpl, persisted: options.persisted, request },
+        session,
+      ),
   };
 }
 

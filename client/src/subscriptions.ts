@@ -50,10 +50,11 @@ const graphQLError = (errors: readonly GraphQLErrorEntry[]) =>
  * 4401 close as final (no `shouldRetry` can change that), so the refresh is here: on 4401 the access
  * token is refreshed once with RefreshSession and the subscription resubscribes, the socket's next
  * connection_init carrying the new token; a second 4401 before that token was ever acknowledged, or a
- * refresh that fails, ends the subscription with the error. The gateway takes document text only on
- * the socket (no persisted ids there), so that is what is sent.
+ * refresh that fails, ends the subscription with the error. With `persisted` (a gateway with
+ * TRUSTED_DOCUMENTS=only requires it on the socket too) a subscribe message names its document by
+ * id, as over HTTP: `extensions.persistedQuery` and an empty `query`.
  */
-export function liveClient(options: { url: string; webSocketImpl?: unknown; request: Request }, session: LiveSession) {
+export function liveClient(options: { url: string; webSocketImpl?: unknown; persisted?: boolean; request: Request }, session: LiveSession) {
   let accessToken = session.accessToken;
   let refreshToken = session.refreshToken;
   /** The token the socket sent in its latest connection_init: the one a 4401 refused. */
@@ -95,7 +96,10 @@ export function liveClient(options: { url: string; webSocketImpl?: unknown; requ
     variables: TVariables,
     handlers: SubscriptionHandlers<TResult>,
   ): () => void {
-    const { query, operationName } = operationOf(document as TypedDocumentNode<unknown, never>, 'subscribe()');
+    const { id, query, operationName } = operationOf(document as TypedDocumentNode<unknown, never>, 'subscribe()');
+    const extensions = { persistedQuery: { version: 1, sha256Hash: id.replace(/^sha256:/, '') } };
+    /** Persisted: the id alone (graphql-ws wants a string query: empty), until the gateway says it does not know it. */
+    let withText = !options.persisted;
     let stopped = false;
     let stop = () => {};
     const fail = (error: Error) => {
@@ -104,34 +108,39 @@ export function liveClient(options: { url: string; webSocketImpl?: unknown; requ
       handlers.error?.(error);
     };
     const start = () => {
-      stop = socket.subscribe<TResult>(
-        { query, operationName, variables: variables as Record<string, unknown> },
-        {
-          next: (result) => {
-            if (stopped) return;
-            const errors = result.errors as readonly GraphQLErrorEntry[] | undefined;
-            if (result.data == null) return fail(graphQLError(errors ?? []));
-            handlers.next(result.data, errors);
-          },
-          error: (error) => {
-            if (stopped) return;
-            if (isCloseEvent(error) && error.code === CloseCode.Unauthorized) {
-              renew(sentToken).then(
-                () => void (stopped || start()),
-                (e: unknown) => fail(e instanceof Error ? e : new Error(String(e))),
-              );
-              return;
-            }
-            if (Array.isArray(error)) return fail(graphQLError(error as GraphQLErrorEntry[]));
-            fail(isCloseEvent(error) ? new SubscriptionClosedError(error.code, error.reason) : error instanceof Error ? error : new Error(String(error)));
-          },
-          complete: () => {
-            if (stopped) return;
-            stopped = true;
-            handlers.complete?.();
-          },
+      const payload = { query: withText ? query : '', operationName, variables: variables as Record<string, unknown> };
+      stop = socket.subscribe<TResult>(options.persisted ? { ...payload, extensions } : payload, {
+        next: (result) => {
+          if (stopped) return;
+          const errors = result.errors as readonly GraphQLErrorEntry[] | undefined;
+          if (result.data == null) return fail(graphQLError(errors ?? []));
+          handlers.next(result.data, errors);
         },
-      );
+        error: (error) => {
+          if (stopped) return;
+          if (isCloseEvent(error) && error.code === CloseCode.Unauthorized) {
+            renew(sentToken).then(
+              () => void (stopped || start()),
+              (e: unknown) => fail(e instanceof Error ? e : new Error(String(e))),
+            );
+            return;
+          }
+          if (Array.isArray(error)) {
+            // A gateway with TRUSTED_DOCUMENTS=off knows only the ids clients registered: send the text with the id, as over HTTP.
+            if (!withText && (error as GraphQLErrorEntry[])[0]?.extensions?.code === 'PERSISTED_QUERY_NOT_FOUND') {
+              withText = true;
+              return start();
+            }
+            return fail(graphQLError(error as GraphQLErrorEntry[]));
+          }
+          fail(isCloseEvent(error) ? new SubscriptionClosedError(error.code, error.reason) : error instanceof Error ? error : new Error(String(error)));
+        },
+        complete: () => {
+          if (stopped) return;
+          stopped = true;
+          handlers.complete?.();
+        },
+      });
     };
     start();
     return () => {

@@ -21,7 +21,7 @@ import type { WithdrawalRequestView } from '../services/withdrawal-request.servi
 function live<T extends WatchedType, V>(context: Context, type: T, load: (user: AuthUser, change: Extract<Change, { type: T }>) => Promise<V>): LiveStream<V> {
   const { user, live: options } = context;
   if (!user) throw new UnauthenticatedError();
-  // Only the WebSocket face sets these; over HTTP Apollo refuses subscriptions before they run.
+  // Only the WebSocket face sets these; over HTTP subscriptionsOverWebSocketOnly refuses subscriptions before they run.
   if (!options) throw new ServiceUnavailableError();
   return context.services.changes.watch(user, type, (change) => onPrimary(() => load(user, change)), options);
 }

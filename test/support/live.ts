@@ -9,8 +9,8 @@ export interface LiveClient {
   /** The first close of the socket (code, reason), once it happened. */
   closed: { code: number; reason: string } | undefined;
   acknowledged: boolean;
-  /** Subscribes; the answer collects every `next` payload and the `error`, if any. */
-  subscribe<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>): Subscription<T>;
+  /** Subscribes; the answer collects every `next` payload and the `error`, if any. `extensions`: e.g. a persisted query's id. */
+  subscribe<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, extensions?: Record<string, unknown>): Subscription<T>;
   dispose(): Promise<void>;
 }
 
@@ -27,10 +27,10 @@ export function liveClient(url: string, token: string | undefined, connectionPar
     client: undefined as unknown as Client,
     closed: undefined,
     acknowledged: false,
-    subscribe<T>(query: string, variables?: Record<string, unknown>) {
+    subscribe<T>(query: string, variables?: Record<string, unknown>, extensions?: Record<string, unknown>) {
       const sub: Subscription<T> = { results: [], error: undefined, completed: false, stop: () => undefined };
       sub.stop = state.client.subscribe<T>(
-        { query, variables },
+        { query, variables, extensions },
         {
           next: (value) => void sub.results.push(value as Subscription<T>['results'][number]),
           error: (err) => {
