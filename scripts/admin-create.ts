@@ -11,7 +11,7 @@
 import 'reflect-metadata';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/db/database';
 import { pendingMigrations } from '../src/db/migrate';
 import { ensureAdminAccount } from '../src/services/admin-account.service';

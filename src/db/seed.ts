@@ -17,7 +17,7 @@ import {
   UnitStatus,
   WithdrawalRequestStatus,
 } from '../generated/prisma/enums';
-import { Decimal, cents, sum } from '../services/money';
+import { Decimal, cents, sum } from '../domain/money';
 import {
   availabilityAfterInvestment,
   availabilityAfterWithdrawal,
@@ -28,8 +28,8 @@ import {
   withdrawalInvestedAmount,
   withdrawalPayoutAmount,
 } from '../domain/money-rules';
-import { hashPassword, verifyPassword } from '../services/password';
-import { present } from '../invariant';
+import { hashPassword, verifyPassword } from '../domain/password';
+import { present } from '../platform/invariant';
 
 /**
  * Demo-data generator.

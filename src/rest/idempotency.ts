@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Context } from '../context';
+import type { Context } from '../graphql/context';
 import type { Services } from '../services';
 import { scopeOf } from '../services/idempotency.service';
 import { errorAnswer, sendAnswer, type WireAnswer } from './respond';

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, ArrayUnique, IsOptional, Matches } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { DecimalScalar } from './scalars';
 import { Email, Text } from './rules';
 import type { AppConfigView } from '../services/app-config.service';

@@ -1,8 +1,8 @@
 import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { buildSchema, type AuthChecker } from 'type-graphql';
-import type { Context } from '../context';
+import type { Context } from '../graphql/context';
 import { pinToPrimary } from '../db/read-replicas';
-import { ForbiddenError, UnauthenticatedError } from '../errors';
+import { ForbiddenError, UnauthenticatedError } from '../http/errors';
 import { resolvers } from '../resolvers';
 import { withAuditOrigin } from '../services/audit.service';
 import { withIdempotencyStep } from '../services/idempotency.service';

@@ -1,6 +1,6 @@
 import { IsOptional, Matches } from 'class-validator';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { DistributionStatus, DistributionType } from './enums';
 import { Paginated } from './pagination.type';
 import { DateScalar, DecimalScalar } from './scalars';

@@ -1,6 +1,6 @@
 import { IsOptional, IsUrl, Matches } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { CategoryRef } from './category.type';
 import { UnitStatus } from './enums';
 import { Paginated } from './pagination.type';

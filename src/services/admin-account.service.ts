@@ -4,7 +4,7 @@ import { Role } from '../generated/prisma/enums';
 import { ValidationError } from '../domain/errors';
 import { RegisterInput } from '../schema/auth.type';
 import { USER_SELECT, toUserView, type UserView } from './auth.service';
-import { hashPassword } from './password';
+import { hashPassword } from '../domain/password';
 
 export interface AdminAccountInput {
   email: string;

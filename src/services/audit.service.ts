@@ -6,7 +6,7 @@ import type { Prisma } from '../db/database';
 import { ForbiddenError, ValidationError } from '../domain/errors';
 import type { AuditEvent, Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
-import { pageQuery, pageWindow, paginate } from '../pagination';
+import { pageQuery, pageWindow, paginate } from './pagination';
 import { csvStream, type CsvCell } from './csv';
 import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
 

@@ -1,13 +1,13 @@
 import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
 import { NotFoundError, UnauthenticatedError, ValidationError, type UnauthenticatedReason } from '../domain/errors';
 import { isUniqueViolation } from './access';
-import { confirmationErrors, hashPassword, verifyPassword } from './password';
+import { confirmationErrors, hashPassword, verifyPassword } from '../domain/password';
 import { keysFor, signingKeys } from './signing-keys';
 import type { RateLimitService } from './rate-limit.service';
 import { audit } from './audit.service';

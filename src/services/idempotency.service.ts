@@ -5,7 +5,7 @@ import stringify from 'safe-stable-stringify';
 import type { Prisma } from '../db/database';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
-import { present } from '../invariant';
+import { present } from '../platform/invariant';
 
 /** One request as the idempotency store sees it, whichever face it came through. */
 export interface IdempotentRequest {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import bytes from 'bytes';
 import { z } from 'zod';
 import { present as required } from './invariant';
-import type { S3StorageOptions } from './services/storage/s3-file-storage';
+import type { S3StorageOptions } from '../services/storage/s3-file-storage';
 
 /**
  * Runtime configuration, read once from the environment (contract §5) and validated by one zod
@@ -53,7 +53,7 @@ export interface Config {
   corsOrigins: string[];
 
   // --- Limits, shared state and exposure (docs/api.md "Limits"; README configuration table) ---
-  /** Largest JSON body on /graphql (413 above); GraphQL's own document limits are in src/graphql-limits.ts. */
+  /** Largest JSON body on /graphql (413 above); GraphQL's own document limits are in src/graphql/limits.ts. */
   graphqlBodyLimit: string;
   /** Login protection beyond `rateLimitPerMinute` (RateLimitService). */
   loginConsecutiveFails: number;

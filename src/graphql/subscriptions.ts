@@ -18,14 +18,14 @@ import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { buildContext, type Context, type RequestMeta } from './context';
-import { ServiceUnavailableError, normalizeError } from './errors';
-import type { AuthUser } from './domain/auth-user';
-import { GRAPHQL_LIMITS, limitValidationRules } from './graphql-limits';
-import { present } from './invariant';
-import type { Metrics } from './metrics';
-import { requestIdOf } from './request-id';
-import type { Services } from './services';
-import type { Delivery, LiveStream } from './services/change-feed';
+import { ServiceUnavailableError, normalizeError } from '../http/errors';
+import type { AuthUser } from '../domain/auth-user';
+import { GRAPHQL_LIMITS, limitValidationRules } from './limits';
+import { present } from '../platform/invariant';
+import type { Metrics } from '../http/metrics';
+import { requestIdOf } from '../http/request-id';
+import type { Services } from '../services';
+import type { Delivery, LiveStream } from '../services/change-feed';
 
 /**
  * What one WebSocket connection may do (docs/api.md, "Limits"; contract §3). Each is answered by
@@ -92,7 +92,7 @@ const clientError = (message: string, code: string) => new GraphQLError(message,
 
 /**
  * GraphQL subscriptions over WebSocket (`graphql-transport-ws`, contract §3) at /graphql on the
- * gateway's HTTP server: the same schema, the same context builder (src/context.ts) and the same
+ * gateway's HTTP server: the same schema, the same context builder (src/graphql/context.ts) and the same
  * error boundary (formatError) as POST /graphql. graphql-ws speaks the protocol (makeServer); the
  * glue to `ws` is ours rather than graphql-ws's `useServer`, because every limit must act before
  * the protocol sees a message (rate, size, slow consumer) and every socket needs an 'error' listener

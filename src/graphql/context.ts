@@ -1,10 +1,10 @@
 import type { Request } from 'express';
-import type { AuthUser } from './domain/auth-user';
-import type { UnauthenticatedReason } from './domain/errors';
-import type { Upload } from './multipart';
-import type { Services } from './services';
-import type { IdempotencyScope } from './services/idempotency.service';
-import type { WatchOptions } from './services/change-feed';
+import type { AuthUser } from '../domain/auth-user';
+import type { UnauthenticatedReason } from '../domain/errors';
+import type { Upload } from '../http/multipart';
+import type { Services } from '../services';
+import type { IdempotencyScope } from '../services/idempotency.service';
+import type { WatchOptions } from '../services/change-feed';
 
 export interface RequestMeta {
   ip: string;
@@ -32,7 +32,7 @@ export interface Context {
   idempotency?: IdempotencyScope;
   /** A multipart request's files (GraphQL multipart request spec), for the idempotency fingerprint. */
   uploads?: readonly Upload[];
-  /** Set on the WebSocket face only: how far a subscriber may fall behind (src/subscriptions.ts). */
+  /** Set on the WebSocket face only: how far a subscriber may fall behind (src/graphql/subscriptions.ts). */
   live?: WatchOptions;
 }
 
