@@ -21,6 +21,18 @@ export interface UnitFilterInput {
   q?: string | null;
 }
 
+/** A new unit: the shared fields plus those a unit must have. */
+export type NewUnitData = UnitData & {
+  code: string;
+  name: string;
+  description: string;
+  location: string;
+  categoryId: number;
+  totalValue: DecimalInput;
+  minInvestment: DecimalInput;
+  expectedReturn: DecimalInput;
+};
+
 export interface UnitData {
   code?: string | null;
   name?: string | null;
@@ -148,18 +160,7 @@ export class UnitService {
   }
 
   /** DRAFT (default) or AVAILABLE; a unit created AVAILABLE is announced to the category's members. */
-  async create(
-    data: UnitData & {
-      code: string;
-      name: string;
-      description: string;
-      location: string;
-      categoryId: number;
-      totalValue: DecimalInput;
-      minInvestment: DecimalInput;
-      expectedReturn: DecimalInput;
-    },
-  ): Promise<UnitView> {
+  async create(data: NewUnitData): Promise<UnitView> {
     const status = data.status ?? UnitStatus.DRAFT;
     const errors = checkFields(data);
     if (!errors.totalValue && !errors.minInvestment && dec(data.minInvestment).gt(dec(data.totalValue))) errors.minInvestment = [MIN_ABOVE_TOTAL];
