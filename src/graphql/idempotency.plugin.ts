@@ -3,7 +3,7 @@ import { print, type GraphQLFormattedError } from 'graphql';
 import type { Context } from './context';
 import { uploadsDigest } from '../http/multipart';
 import { DomainError, httpStatus } from '../http/errors';
-import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, isFinalStatus } from '../rest/idempotency';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, isFinalStatus } from '../http/idempotency-key';
 import { selectsIdempotentField } from '../schema/idempotent';
 import { scopeOf, type IdempotencyClaim, type StoredAnswer } from '../services/idempotency.service';
 
