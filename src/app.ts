@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './platform/bounded-cache';
 import type { Config } from './platform/config';
-import { buildContext, requestMeta, type Context } from './graphql/context';
+import { buildContext, requestMeta, type Context } from './http/context';
 import type { Database } from './db/database';
 import { DatabaseHealth } from './db/health';
 import {
@@ -44,7 +44,7 @@ import { buildOpenApi } from './rest/openapi';
 import { loadOperations } from './rest/operations';
 import { createDownloadHandler, createRestHandler } from './rest/router';
 import { routeTable } from './rest/routes';
-import { buildGatewaySchema } from './schema/build';
+import { buildGatewaySchema } from './graphql/build';
 import type { Services } from './services';
 import { RedisHealth, closeRedis } from './services/redis';
 import { attachSubscriptions, type SubscriptionServer } from './graphql/subscriptions';

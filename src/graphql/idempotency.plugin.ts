@@ -1,6 +1,6 @@
 import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext } from '@apollo/server';
 import { print, type GraphQLFormattedError } from 'graphql';
-import type { Context } from './context';
+import type { Context } from '../http/context';
 import { uploadsDigest } from '../http/multipart';
 import { DomainError, httpStatus } from '../http/errors';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, isFinalStatus } from '../http/idempotency-key';

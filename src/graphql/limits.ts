@@ -15,7 +15,7 @@ import {
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { RequestHandler } from 'express';
 import { CACHE_BYTES, byteBoundedLru, hashKey } from '../platform/bounded-cache';
-import type { Context } from './context';
+import type { Context } from '../http/context';
 import { HttpError, graphqlErrorAnswer } from '../http/errors';
 import { NEW_LISTINGS, RECENT_ACTIVITY, TOP_GAINERS } from '../services/dashboard.service';
 import { UNPAGED_LIST_MAX } from '../services/listing';

@@ -17,7 +17,7 @@ import {
 import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { buildContext, type Context, type RequestMeta } from './context';
+import { buildContext, type Context, type RequestMeta } from '../http/context';
 import { ServiceUnavailableError, normalizeError } from '../http/errors';
 import type { AuthUser } from '../domain/auth-user';
 import { GRAPHQL_LIMITS, limitValidationRules } from './limits';
@@ -92,7 +92,7 @@ const clientError = (message: string, code: string) => new GraphQLError(message,
 
 /**
  * GraphQL subscriptions over WebSocket (`graphql-transport-ws`, contract §3) at /graphql on the
- * gateway's HTTP server: the same schema, the same context builder (src/graphql/context.ts) and the same
+ * gateway's HTTP server: the same schema, the same context builder (src/http/context.ts) and the same
  * error boundary (formatError) as POST /graphql. graphql-ws speaks the protocol (makeServer); the
  * glue to `ws` is ours rather than graphql-ws's `useServer`, because every limit must act before
  * the protocol sees a message (rate, size, slow consumer) and every socket needs an 'error' listener

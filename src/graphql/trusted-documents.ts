@@ -5,7 +5,7 @@ import { PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyval
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { TrustedDocumentsMode } from '../platform/config';
-import { buildContext, requestMeta, type Context } from './context';
+import { buildContext, requestMeta, type Context } from '../http/context';
 import { DomainError, HttpError, PersistedDocumentError, normalizeError } from '../http/errors';
 import { isStaff } from './limits';
 import { PERSISTED_QUERY_TTL_SECONDS } from './persisted-queries';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { buildContext, requestMeta } from './context';
+import { buildContext, requestMeta } from '../http/context';
 import { UnauthenticatedError, graphqlErrorAnswer } from '../http/errors';
 import { readGraphqlMultipart, uploadError, type UploadLimits } from '../http/multipart';
 import type { Services } from '../services';

@@ -1,5 +1,5 @@
 import { Authorized, Resolver, Root, Subscription } from 'type-graphql';
-import type { Context } from '../graphql/context';
+import type { Context } from '../http/context';
 import { onPrimary } from '../db/read-replicas';
 import { ServiceUnavailableError, UnauthenticatedError } from '../http/errors';
 import type { Change, Delivery, LiveStream, WatchedType } from '../services/change-feed';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Context } from '../graphql/context';
+import type { Context } from '../http/context';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, isFinalStatus } from '../http/idempotency-key';
 import type { Services } from '../services';
 import { scopeOf } from '../services/idempotency.service';

@@ -9,7 +9,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { Context } from '../graphql/context';
+import type { Context } from '../http/context';
 import { InternalError, NotFoundError } from '../http/errors';
 import { present } from '../platform/invariant';
 import { isIdempotentField } from '../schema/idempotent';

@@ -1,6 +1,6 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
-import { buildContext, requestMeta } from '../graphql/context';
+import { buildContext, requestMeta } from '../http/context';
 import { HttpError, NotFoundError, UnauthenticatedError } from '../http/errors';
 import { present } from '../platform/invariant';
 import type { Services } from '../services';

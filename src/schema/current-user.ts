@@ -1,5 +1,5 @@
 import { createParameterDecorator } from 'type-graphql';
-import type { Context } from '../graphql/context';
+import type { Context } from '../http/context';
 import type { AuthUser } from '../domain/auth-user';
 import { UnauthenticatedError } from '../http/errors';
 

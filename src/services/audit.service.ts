@@ -33,7 +33,7 @@ export interface AuditOrigin {
 
 const origins = new AsyncLocalStorage<AuditOrigin>();
 
-/** Runs `fn` with `origin` as the origin of every event it records (each root field runs in one, see src/schema/build.ts). */
+/** Runs `fn` with `origin` as the origin of every event it records (each root field runs in one, see src/graphql/build.ts). */
 export function withAuditOrigin<T>(origin: AuditOrigin, fn: () => T): T {
   return origins.run(origin, fn);
 }
