@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
  * those below it, never one above; only the entry points at the root of src/ (main.ts, app.ts) import
  * them all. Folder names are unique under src/, so a relative import names its layer.
  */
-const LAYERS = [['platform', 'generated'], ['domain'], ['db'], ['services'], ['http'], ['graphql', 'schema', 'resolvers'], ['rest']];
+const LAYERS = [['platform', 'generated'], ['domain'], ['db'], ['services'], ['http'], ['schema'], ['resolvers'], ['graphql'], ['rest']];
 /** Below http/ nothing speaks GraphQL or HTTP, nor validates input classes: the edges do. */
 const EDGE_PACKAGES = ['graphql', 'type-graphql', '@apollo/server', 'express', 'class-validator'];
 const layerRules = LAYERS.map((folders, i) => {
