@@ -68,7 +68,7 @@ const timestamp = (d: Date) => d.toISOString().slice(0, 19) + '+00:00';
  */
 const amount = (text: string) => Number(text);
 
-/** Laravel's UrlWindow (3 on each side), as in src/pagination.ts. */
+/** Laravel's UrlWindow (3 on each side), as in src/services/pagination.ts. */
 function pageElements(current: number, last: number): (number | '...')[] {
   const range = (a: number, b: number) => Array.from({ length: Math.max(b - a + 1, 0) }, (_, i) => a + i);
   if (last < 14) return range(1, last);

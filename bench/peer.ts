@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fromRoot } from '../src/paths';
+import { fromRoot } from '../src/platform/paths';
 
 export const PEER_DIR = fromRoot('bench', 'peer');
 

@@ -32,11 +32,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { print } from 'graphql';
 import { Client, escapeIdentifier } from 'pg';
-import { fromRoot } from '../src/paths';
+import { fromRoot } from '../src/platform/paths';
 import { loadOperations } from '../src/rest/operations';
 import { runSubscriptions } from './subscriptions';
 import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues } from './scale';
-import { present } from '../src/invariant';
+import { present } from '../src/platform/invariant';
 import { ensurePeer } from './peer';
 import { integerListOption, integerOption, parseCommandLine } from '../scripts/command';
 

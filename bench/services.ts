@@ -11,9 +11,9 @@
  * and exits when the parent disconnects or on SIGTERM. Answers `{ data: [items], meta: { total } }`.
  */
 import http from 'node:http';
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/platform/config';
 import { databaseTimeouts, openDatabase } from '../src/db/database';
-import { createLogger } from '../src/logger';
+import { createLogger } from '../src/platform/logger';
 import { createServices } from '../src/services';
 import { serveForked } from './forked-server';
 

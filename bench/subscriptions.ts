@@ -24,7 +24,7 @@ import WebSocket from 'ws';
 import { openDatabase } from '../src/db/database';
 import { NotificationType } from '../src/generated/prisma/enums';
 import { notify } from '../src/services/notification.service';
-import { SUBSCRIPTION_LIMITS } from '../src/subscriptions';
+import { SUBSCRIPTION_LIMITS } from '../src/graphql/subscriptions';
 
 /** What bench/run.ts lends this target (its child-process and database helpers). */
 export interface BenchTools {

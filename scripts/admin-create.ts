@@ -11,9 +11,12 @@
 import 'reflect-metadata';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { loadConfig } from '../src/config';
+import { validate } from 'class-validator';
+import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/db/database';
 import { pendingMigrations } from '../src/db/migrate';
+import { ValidationError } from '../src/domain/errors';
+import { RegisterInput } from '../src/schema/auth.type';
 import { ensureAdminAccount } from '../src/services/admin-account.service';
 import { CommandError, parseCommandLine, runCommand } from './command';
 
@@ -59,13 +62,32 @@ async function askPassword(): Promise<string> {
   }
 }
 
+/**
+ * Registration's rules (RegisterInput, as the GraphQL edge checks register); without a password (not
+ * asked for yet), email and name only. The same field → messages mapping as a GraphQL argument error gets.
+ */
+async function check(email: string, name: string, password: string | undefined): Promise<void> {
+  const candidate = Object.assign(new RegisterInput(), { email, name, password: password ?? '', passwordConfirmation: password ?? '' });
+  const problems = (await validate(candidate, { forbidUnknownValues: false })).filter(
+    (p) => password !== undefined || !['password', 'passwordConfirmation'].includes(p.property),
+  );
+  if (problems.length) throw ValidationError.fromClassValidator(problems);
+}
+
 runCommand(async () => {
   const args = parse();
+  // Asked for only when the account is to be created, and checked before it is.
+  const askChecked = async () => {
+    const password = await askPassword();
+    await check(args.email, args.name, password);
+    return password;
+  };
   const config = loadConfig();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     if ((await pendingMigrations(db)).length) throw new CommandError('the database is not migrated: run `npm run migrate` first');
-    const { user, outcome } = await ensureAdminAccount(db.prisma, { email: args.email, name: args.name, password: args.password ?? askPassword });
+    await check(args.email, args.name, args.password);
+    const { user, outcome } = await ensureAdminAccount(db.prisma, { email: args.email, name: args.name, password: args.password ?? askChecked });
     const said = { created: 'created admin', promoted: 'promoted to admin', unchanged: 'already an admin, unchanged' }[outcome];
     const kept = outcome !== 'created' && args.password !== undefined ? ' (the account keeps its password; --password was not used)' : '';
     console.log(`${said}: ${user.email} (id ${user.id})${kept}`);

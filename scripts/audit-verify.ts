@@ -3,11 +3,11 @@
  * embedded PGlite under DATA_DIR). Exit 0 with the count when intact; exit 1 naming the first event
  * that was changed, removed or inserted out of order (docs/audit.md).
  */
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/db/database';
-import { present } from '../src/invariant';
+import { present } from '../src/platform/invariant';
 import { applyMigrations } from '../src/db/migrate';
-import { createLogger } from '../src/logger';
+import { createLogger } from '../src/platform/logger';
 import { createServices } from '../src/services';
 import type { AuditService } from '../src/services/audit.service';
 

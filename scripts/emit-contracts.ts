@@ -5,11 +5,11 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { printSchema } from 'graphql';
-import { fromRoot } from '../src/paths';
+import { fromRoot } from '../src/platform/paths';
 import { buildOpenApi } from '../src/rest/openapi';
 import { loadOperations } from '../src/rest/operations';
 import { routeTable } from '../src/rest/routes';
-import { buildGatewaySchema } from '../src/schema/build';
+import { buildGatewaySchema } from '../src/graphql/build';
 
 buildGatewaySchema()
   .then((schema) => {

@@ -2,7 +2,7 @@
  * Operator command (`npm run migrate`): apply pending migrations to DATABASE_URL (or the embedded
  * PGlite under DATA_DIR), under the migration lock, so several jobs may run at once.
  */
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/db/database';
 import { migrateDatabase } from '../src/db/migrate';
 import { runCommand } from './command';

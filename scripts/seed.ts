@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/db/database';
 import { migrateDatabase } from '../src/db/migrate';
 import { CommandError, integerOption, parseCommandLine, runCommand } from './command';

@@ -14,9 +14,9 @@ import helmet from 'helmet';
 import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './bounded-cache';
-import type { Config } from './config';
-import { buildContext, requestMeta, type Context } from './context';
+import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './platform/bounded-cache';
+import type { Config } from './platform/config';
+import { buildContext, requestMeta, type Context } from './http/context';
 import type { Database } from './db/database';
 import { DatabaseHealth } from './db/health';
 import {
@@ -30,28 +30,28 @@ import {
   httpStatus,
   normalizeError,
   toGraphQLError,
-} from './errors';
-import { graphiqlRouter, withGraphiqlFallback } from './graphiql';
-import { GRAPHQL_LIMITS, answerSizeCap, limitValidationRules, limitsPlugin } from './graphql-limits';
-import { HttpDrainer } from './http-drain';
-import { idempotencyPlugin } from './idempotency.plugin';
-import { jsonBody, jsonQueryParameters } from './json-body';
-import { createMetrics, type Metrics } from './metrics';
-import { persistedQueryCache } from './persisted-queries';
-import { requestIdFor, requestIdScope } from './request-id';
+} from './http/errors';
+import { graphiqlRouter, withGraphiqlFallback } from './graphql/graphiql';
+import { GRAPHQL_LIMITS, answerSizeCap, limitValidationRules, limitsPlugin } from './graphql/limits';
+import { HttpDrainer } from './http/http-drain';
+import { idempotencyPlugin } from './graphql/idempotency.plugin';
+import { jsonBody, jsonQueryParameters } from './http/json-body';
+import { createMetrics, type Metrics } from './http/metrics';
+import { persistedQueryCache } from './graphql/persisted-queries';
+import { requestIdFor, requestIdScope } from './http/request-id';
 import { sendError } from './rest/respond';
 import { buildOpenApi } from './rest/openapi';
 import { loadOperations } from './rest/operations';
 import { createDownloadHandler, createRestHandler } from './rest/router';
 import { routeTable } from './rest/routes';
-import { buildGatewaySchema } from './schema/build';
+import { buildGatewaySchema } from './graphql/build';
 import type { Services } from './services';
 import { RedisHealth, closeRedis } from './services/redis';
-import { attachSubscriptions, subscriptionsOverWebSocketOnly, type SubscriptionServer } from './subscriptions';
+import { attachSubscriptions, subscriptionsOverWebSocketOnly, type SubscriptionServer } from './graphql/subscriptions';
 import { CHANGE_CHANNEL } from './services/change-feed';
 import type { NotifyListener } from './db/notify-listener';
-import { trustedDocuments, type SocketDocuments } from './trusted-documents';
-import { graphqlUploads } from './uploads';
+import { trustedDocuments, type SocketDocuments } from './graphql/trusted-documents';
+import { graphqlUploads } from './graphql/uploads';
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -191,7 +191,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   // CSP is off here: this serves JSON, plus Apollo Sandbox and the API reference page, which load their
-  // own scripts. /graphiql sets its own strict one (src/graphiql.ts).
+  // own scripts. /graphiql sets its own strict one (src/graphql/graphiql.ts).
   // HSTS only on requests that came over TLS (directly, or per X-Forwarded-Proto from a proxy that
   // TRUST_PROXY trusts): on plain HTTP it means nothing (RFC 6797 §7.2) and misleads.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, strictTransportSecurity: false }));
@@ -260,7 +260,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
   });
   await apollo.start();
 
-  // JSON bodies on both faces, their nesting bounded before they are parsed (src/json-body.ts).
+  // JSON bodies on both faces, their nesting bounded before they are parsed (src/http/json-body.ts).
   const json = jsonBody(config.bodyLimit);
   // The one JSON body limit of /graphql: a document and its variables, never file contents.
   const graphqlJson = jsonBody(config.graphqlBodyLimit);

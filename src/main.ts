@@ -1,13 +1,13 @@
 // First: tracing must patch http, express, graphql and Prisma before they are loaded.
-import { stopTracing } from './tracing';
+import { stopTracing } from './platform/tracing';
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { createGateway } from './app';
 import type { Logger } from 'pino';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, type Config } from './platform/config';
 import { databaseTimeouts, openDatabase, withTimeout } from './db/database';
 import { StartupRefused, prepareDatabase } from './db/prepare';
-import { createLogger } from './logger';
+import { createLogger } from './platform/logger';
 import { createServices } from './services';
 import { createPushSender } from './services/push/factory';
 import { PushOutbox } from './services/push/outbox';

@@ -1,6 +1,6 @@
 import { sha256 } from '../src/services/auth.service';
 import type { MailMessage } from '../src/services/mailer';
-import { hashPassword } from '../src/services/password';
+import { hashPassword } from '../src/domain/password';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
 
 let t: TestGateway;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { fromRoot } from '../src/paths';
+import { fromRoot } from '../src/platform/paths';
 import { DEMO_EMAILS } from './support/harness';
 import { childDatabase } from './support/entry-process';
 

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/platform/config';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
 
 const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-of-forty-characters!' };

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
-import { GRAPHIQL_DEFAULT_HEADERS } from '../src/graphiql';
+import { GRAPHIQL_DEFAULT_HEADERS } from '../src/graphql/graphiql';
 import { ensureChromium } from './support/chromium';
 import { eventually } from './support/eventually';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';

@@ -15,11 +15,11 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import { COST, GRAPHQL_LIMITS, limitValidationRules, queryCost } from '../src/graphql-limits';
+import { COST, GRAPHQL_LIMITS, limitValidationRules, queryCost } from '../src/graphql/limits';
 import { loadOperations } from '../src/rest/operations';
 import { UNPAGED_LIST_MAX } from '../src/services/listing';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
-import { Upload } from '../src/multipart';
+import { Upload } from '../src/http/multipart';
 import { WithdrawalRequestStatus } from '../src/generated/prisma/enums';
 
 let t: TestGateway;

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { loadConfig } from '../src/config';
-import { createLogger, redactUrl } from '../src/logger';
-import { fromRoot } from '../src/paths';
+import { loadConfig } from '../src/platform/config';
+import { createLogger, redactUrl } from '../src/platform/logger';
+import { fromRoot } from '../src/platform/paths';
 import { captureLogger } from './support/log-capture';
 import { DEMO_EMAILS, startTestGateway } from './support/harness';
 
@@ -9,7 +9,7 @@ import { DEMO_EMAILS, startTestGateway } from './support/harness';
 function printed(options: { env?: string; format?: string; tty: boolean }): string {
   const script = [
     `process.stdout.isTTY = ${options.tty};`,
-    "const { createLogger } = require('./src/logger');",
+    "const { createLogger } = require('./src/platform/logger');",
     `const logger = createLogger('info', { env: ${JSON.stringify(options.env)}, format: ${JSON.stringify(options.format)} });`,
     "logger.info({ unit: 'A-1' }, 'hello operator');",
   ].join('\n');

@@ -10,7 +10,7 @@ import { budget } from './support/time-budget';
  * variables, documents, automatic persisted queries — go through the real entry point, and its
  * heap after full collections (`--expose-gc`, measured in the child with process.memoryUsage())
  * stays within HEAP_GROWTH_BOUND of what it was after a warm-up. The bound is the sum of the caches'
- * byte limits (src/bounded-cache.ts: 16 + 8 + 1 MiB, plus 2 MiB for each of the 4 rate limiters)
+ * byte limits (src/platform/bounded-cache.ts: 16 + 8 + 1 MiB, plus 2 MiB for each of the 4 rate limiters)
  * and room for what the process allocates anyway (JIT code, pools); docs/api.md "Limits".
  */
 const MiB = 1024 * 1024;

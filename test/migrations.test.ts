@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../src/db/database';
 import { MIGRATIONS_DIR, MIGRATION_LOCK, applyMigrations, migrateDatabase } from '../src/db/migrate';
-import { fromRoot } from '../src/paths';
+import { fromRoot } from '../src/platform/paths';
 import { childDatabase } from './support/entry-process';
 import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './support/template';
 import { budget } from './support/time-budget';

@@ -1,12 +1,12 @@
-import * as context from '../src/context';
+import * as context from '../src/http/context';
 import { PushStatus } from '../src/generated/prisma/enums';
 import { captureLogger } from './support/log-capture';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 // buildContext wrapped (same behaviour) so a test can see what each face hands it: compiled modules
 // export through getters, which jest.spyOn cannot replace.
-jest.mock('../src/context', () => {
-  const actual = jest.requireActual<typeof import('../src/context')>('../src/context');
+jest.mock('../src/http/context', () => {
+  const actual = jest.requireActual<typeof import('../src/http/context')>('../src/http/context');
   return { ...actual, buildContext: jest.fn(actual.buildContext) };
 });
 

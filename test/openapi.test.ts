@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fromRoot } from '../src/paths';
+import { fromRoot } from '../src/platform/paths';
 import { routeTable } from '../src/rest/routes';
 import type { Response } from 'supertest';
 import { checkContract } from './support/contract';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createLogger } from '../src/logger';
+import { createLogger } from '../src/platform/logger';
 import { eventually } from './support/eventually';
 import { FaultProxy } from './support/fault-proxy';
 import { startTestGateway, type TestGateway } from './support/harness';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { DEMO_EMAILS, DEMO_PASSWORD } from '../src/db/seed';
-import { fromRoot } from '../src/paths';
+import { fromRoot } from '../src/platform/paths';
 import { freePort } from './support/nginx';
 import { withDatabase } from './support/template';
 import { budget } from './support/time-budget';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NotificationType, PushStatus } from '../src/generated/prisma/enums';
-import { createLogger } from '../src/logger';
+import { createLogger } from '../src/platform/logger';
 import { notify } from '../src/services/notification.service';
 import { FirebasePushSender, classifyFirebaseError, type MessagingLike } from '../src/services/push/firebase-sender';
 import { createPushSender } from '../src/services/push/factory';

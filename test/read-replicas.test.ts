@@ -1,4 +1,4 @@
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/platform/config';
 import type { Prisma } from '../src/db/database';
 import { eventually } from './support/eventually';
 import { FaultProxy } from './support/fault-proxy';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createLogger } from '../src/logger';
-import { fromRoot } from '../src/paths';
+import { createLogger } from '../src/platform/logger';
+import { fromRoot } from '../src/platform/paths';
 import { closeRedis, createRedis } from '../src/services/redis';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
 import { TEST_REDIS_URL as REDIS_URL, testRedis } from './support/test-redis';
@@ -52,7 +52,7 @@ describe('rate limits in Redis (REDIS_URL)', () => {
   it('closing an unreachable Redis leaves no timer running', async () => {
     const script = `
       const { createRedis, closeRedis } = require('./src/services/redis');
-      const { createLogger } = require('./src/logger');
+      const { createLogger } = require('./src/platform/logger');
       const redis = createRedis('redis://127.0.0.1:1', createLogger('silent'));
       // Closed while waiting to retry: its connection refused and already closed.
       redis.once('reconnecting', async () => {
@@ -72,7 +72,7 @@ describe('rate limits in Redis (REDIS_URL)', () => {
       const net = require('node:net');
       const { createHook } = require('node:async_hooks');
       const { createRedis, closeRedis } = require('./src/services/redis');
-      const { createLogger } = require('./src/logger');
+      const { createLogger } = require('./src/platform/logger');
       // The timers of at least a second (the command timeout) still due: ioredis' 1 ms close timer is not one.
       const timers = new Map();
       createHook({ init: (id, type, _, t) => type === 'Timeout' && t._idleTimeout >= 1000 && timers.set(id, t) }).enable();

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { Response } from 'superagent';
-import { S3FileStorage, type S3StorageOptions } from '../src/services/storage/s3-file-storage';
+import type { S3StorageOptions } from '../src/platform/config';
+import { S3FileStorage } from '../src/services/storage/s3-file-storage';
 import { FaultProxy } from './support/fault-proxy';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 

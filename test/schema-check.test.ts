@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromRoot } from '../src/paths';
+import { fromRoot } from '../src/platform/paths';
 
 /** `npm run schema:check` (scripts/schema-check.ts) run in throw-away git repositories. */
 const env = {

@@ -1,5 +1,5 @@
 import { isEnumType, isInputObjectType, isInterfaceType, isIntrospectionType, isObjectType, isSpecifiedScalarType, type GraphQLSchema } from 'graphql';
-import { buildGatewaySchema } from '../src/schema/build';
+import { buildGatewaySchema } from '../src/graphql/build';
 import { isIdempotentField } from '../src/schema/idempotent';
 
 /**

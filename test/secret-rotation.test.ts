@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import jwt from 'jsonwebtoken';
-import { loadConfig } from '../src/config';
-import { createLogger } from '../src/logger';
+import { loadConfig } from '../src/platform/config';
+import { createLogger } from '../src/platform/logger';
 import { createServices } from '../src/services';
 import { DownloadService } from '../src/services/download.service';
 import { keyId, type SigningSecrets } from '../src/services/signing-keys';

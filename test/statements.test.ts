@@ -1,7 +1,7 @@
 import { PDFParse } from 'pdf-parse';
 import type { Response } from 'supertest';
 import type { Response as RawResponse } from 'superagent';
-import { Decimal } from '../src/services/money';
+import { Decimal } from '../src/domain/money';
 import { STATEMENT_TEXTS, type StatementTexts } from '../src/services/statements/texts';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 

@@ -1,7 +1,7 @@
 import { getMetadataStorage as getValidatorMetadata } from 'class-validator';
 import { getMetadataStorage as getTypeGraphqlMetadata } from 'type-graphql';
 import { NotificationType } from '../src/generated/prisma/enums';
-import { MAX_JSON_DEPTH } from '../src/json-body';
+import { MAX_JSON_DEPTH } from '../src/http/json-body';
 import { TEXT_RULE } from '../src/schema/rules';
 import { DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
 

@@ -1,7 +1,7 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SUBSCRIPTION_LIMITS } from '../src/subscriptions';
+import { SUBSCRIPTION_LIMITS } from '../src/graphql/subscriptions';
 import { childDatabase, startEntry } from './support/entry-process';
 import { eventually } from './support/eventually';
 import { liveClient, type LiveClient } from './support/live';

@@ -5,7 +5,7 @@ import { eventually } from './support/eventually';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 import { closeCode, liveClient, rawSocket, type LiveClient } from './support/live';
 import { notify } from '../src/services/notification.service';
-import { SUBSCRIPTION_LIMITS } from '../src/subscriptions';
+import { SUBSCRIPTION_LIMITS } from '../src/graphql/subscriptions';
 import { budget } from './support/time-budget';
 
 /**

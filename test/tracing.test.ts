@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { fromRoot } from '../src/paths';
+import { fromRoot } from '../src/platform/paths';
 import { childDatabase, startEntry } from './support/entry-process';
 import { budget } from './support/time-budget';
 
@@ -158,7 +158,7 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
 it('loads and patches nothing when OTEL_EXPORTER_OTLP_ENDPOINT is unset', () => {
   // A fresh node process: jest's own module registry would not show what a real start loads.
   const script =
-    "require('./src/tracing'); require('express'); process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((k) => /@opentelemetry|@prisma[\\\\/]instrumentation/.test(k)).length))";
+    "require('./src/platform/tracing'); require('express'); process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((k) => /@opentelemetry|@prisma[\\\\/]instrumentation/.test(k)).length))";
   const env = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
   const out = execFileSync(process.execPath, ['-r', fromRoot('scripts/ts-register.cjs'), '-e', script], { cwd: fromRoot('.'), env, encoding: 'utf8' });
   expect(JSON.parse(out)).toBe(0);

@@ -4,9 +4,9 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Logger } from 'pino';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { PrismaClient } from '../generated/prisma/client';
-import { present } from '../invariant';
+import { present } from '../platform/invariant';
 import { listenPglite, listenPostgres, type ListenHandlers, type NotifyListener } from './notify-listener';
 import { ResilientPool, statementNames, type PgTimeouts } from './pg-pool';
 

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { Client } from 'pg';
-import { fromRoot } from '../paths';
+import { fromRoot } from '../platform/paths';
 import type { Database } from './database';
 
 /**

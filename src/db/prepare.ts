@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { openDatabase, type Database } from './database';
 import { applyMigrations, pendingMigrations, withMigrationLock } from './migrate';
 import { demoAccountsWithPublicPassword, isSeeded, seedDemoData } from './seed';

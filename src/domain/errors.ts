@@ -1,6 +1,6 @@
 /**
  * The domain's errors: plain classes with a stable code, knowing nothing of GraphQL or HTTP. The one
- * boundary (src/errors.ts) turns them into GraphQL errors (`extensions.code` plus `details`), and the
+ * boundary (src/http/errors.ts) turns them into GraphQL errors (`extensions.code` plus `details`), and the
  * REST face maps those codes to statuses in one table (httpStatus there).
  */
 export type ErrorCode =

@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, ZERO, allocate, cents, dec, sum, type DecimalInput } from '../services/money';
+import { Decimal, HUNDRED, ZERO, allocate, cents, dec, sum, type DecimalInput } from './money';
 
 /**
  * The platform's money rules, pure (Decimal in, Decimal out; no database): the services apply them

@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { Context } from '../context';
+import type { Context } from '../http/context';
 import type { AuthUser } from '../domain/auth-user';
 import { CurrentUser } from '../schema/current-user';
 import { ChangePasswordInput, DeleteAccountArgs, ForgotPasswordArgs, ResetPasswordInput, UpdateProfileInput } from '../schema/account.type';

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import type { Context } from '../context';
+import type { Context } from '../http/context';
 import { CategoryAum, DistributionGrouping, DistributionTotal, DistributionTotalsFilter, WithdrawalVolume } from '../schema/analytics.type';
 import { Role } from '../schema/enums';
 

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { Context } from '../context';
+import type { Context } from '../http/context';
 import { AppConfig, UpdateAppConfigInput } from '../schema/app-config.type';
 import { Role } from '../schema/enums';
 

@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { Context } from '../context';
+import type { Context } from '../http/context';
 import { CategoriesArgs, Category, CreateCategoryInput, PublicCategory, UpdateCategoryInput } from '../schema/category.type';
 import { Role } from '../schema/enums';
 import { Idempotent } from '../schema/idempotent';

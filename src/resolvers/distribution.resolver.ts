@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Context } from '../context';
+import type { Context } from '../http/context';
 import type { AuthUser } from '../domain/auth-user';
 import { CurrentUser } from '../schema/current-user';
 import {
@@ -13,7 +13,7 @@ import {
 } from '../schema/distribution.type';
 import { Role } from '../schema/enums';
 import { PageArgs } from '../schema/pagination.type';
-import { pageWindow } from '../pagination';
+import { pageWindow } from '../services/pagination';
 import { Idempotent } from '../schema/idempotent';
 
 @Resolver(() => Distribution)

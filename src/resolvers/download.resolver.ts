@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { Context } from '../context';
+import type { Context } from '../http/context';
 import { Download } from '../schema/download.type';
 import type { DownloadLink } from '../services/download.service';
 

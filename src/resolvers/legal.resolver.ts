@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { Context } from '../context';
+import type { Context } from '../http/context';
 import { LegalTextKind, Role } from '../schema/enums';
 import { LegalText, UpsertLegalTextInput } from '../schema/legal.type';
 

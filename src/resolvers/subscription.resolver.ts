@@ -1,7 +1,7 @@
 import { Authorized, Resolver, Root, Subscription } from 'type-graphql';
-import type { Context } from '../context';
+import type { Context } from '../http/context';
 import { onPrimary } from '../db/read-replicas';
-import { ServiceUnavailableError, UnauthenticatedError } from '../errors';
+import { ServiceUnavailableError, UnauthenticatedError } from '../http/errors';
 import type { Change, Delivery, LiveStream, WatchedType } from '../services/change-feed';
 import type { AuthUser } from '../domain/auth-user';
 import { Role } from '../schema/enums';
@@ -26,7 +26,7 @@ function live<T extends WatchedType, V>(context: Context, type: T, load: (user: 
   return context.services.changes.watch(user, type, (change) => onPrimary(() => load(user, change)), options);
 }
 
-/** Live updates for the dashboard (contract §3, "Subscriptions"), served over WebSocket at /graphql (src/subscriptions.ts). */
+/** Live updates for the dashboard (contract §3, "Subscriptions"), served over WebSocket at /graphql (src/graphql/subscriptions.ts). */
 @Resolver()
 export class SubscriptionResolver {
   @Authorized()

@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { Context } from '../context';
+import type { Context } from '../http/context';
 import type { AuthUser } from '../domain/auth-user';
 import { CurrentUser } from '../schema/current-user';
 import { Role } from '../schema/enums';

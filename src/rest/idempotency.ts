@@ -1,20 +1,11 @@
 import type { Request, Response } from 'express';
-import type { Context } from '../context';
+import type { Context } from '../http/context';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, isFinalStatus } from '../http/idempotency-key';
 import type { Services } from '../services';
 import { scopeOf } from '../services/idempotency.service';
 import { errorAnswer, sendAnswer, type WireAnswer } from './respond';
 import type { RouteResult } from './route';
 import { stringify } from './serialize';
-
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-/** Set on an answer that was replayed from the store instead of being produced again. */
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
-
-/**
- * Answers that are not final and free the key instead of being stored: the request was not carried
- * out (server failure, unavailable database, rate limit, no valid token), so a retry must run it.
- */
-export const isFinalStatus = (status: number) => status < 500 && status !== 429 && status !== 401;
 
 /**
  * The REST adapter of the idempotency store: claim the key, run the route once, store its answer

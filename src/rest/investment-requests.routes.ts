@@ -1,4 +1,4 @@
-import { lenientPage } from '../pagination';
+import { lenientPage } from '../services/pagination';
 import type { CreateInvestmentRequestMutationVariables, InvestmentRequestsQueryVariables } from './generated/operations';
 import { route } from './route';
 

@@ -15,9 +15,9 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { MAX_JSON_DEPTH } from '../json-body';
-import { present } from '../invariant';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination';
+import { MAX_JSON_DEPTH } from '../http/json-body';
+import { present } from '../platform/invariant';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../services/pagination';
 import type { RestRoute } from './route';
 import { selectedFields, snake } from './serialize';
 import { isIdempotentField } from '../schema/idempotent';

@@ -1,4 +1,4 @@
-import { lenientPage } from '../pagination';
+import { lenientPage } from '../services/pagination';
 import type { PortfolioPerformanceQueryVariables, TransactionQueryVariables, TransactionsQueryVariables } from './generated/operations';
 import { idParam, route } from './route';
 

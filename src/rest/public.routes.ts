@@ -1,4 +1,4 @@
-import { lenientPage } from '../pagination';
+import { lenientPage } from '../services/pagination';
 import type { PublicCategoryQueryVariables, PublicUnitQueryVariables, PublicUnitsQueryVariables } from './generated/operations';
 import { idParam, route } from './route';
 import { unitFilter } from './units.routes';

@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { DomainError, RateLimitedError, ValidationError, bearerChallenge, httpStatus, normalizeError } from '../errors';
+import { DomainError, RateLimitedError, ValidationError, bearerChallenge, httpStatus, normalizeError } from '../http/errors';
 import type { DownloadFile } from '../services/download.service';
 import { snake, stringify } from './serialize';
 

@@ -9,11 +9,11 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { Context } from '../context';
-import { InternalError, NotFoundError } from '../errors';
-import { present } from '../invariant';
+import type { Context } from '../http/context';
+import { InternalError, NotFoundError } from '../http/errors';
+import { present } from '../platform/invariant';
 import { isIdempotentField } from '../schema/idempotent';
-import { laravelPaginator, type PageInfoShape } from '../pagination';
+import { laravelPaginator, type PageInfoShape } from '../services/pagination';
 import type { FileRoot } from '../schema/download.type';
 import type { DownloadLink } from '../services/download.service';
 import { compileShaper, type Shaper } from './serialize';

@@ -1,11 +1,12 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
-import { buildContext, requestMeta } from '../context';
-import { HttpError, NotFoundError, UnauthenticatedError } from '../errors';
-import { present } from '../invariant';
+import { buildContext, requestMeta } from '../http/context';
+import { HttpError, NotFoundError, UnauthenticatedError } from '../http/errors';
+import { present } from '../platform/invariant';
 import type { Services } from '../services';
-import { IDEMPOTENCY_HEADER, sendIdempotent } from './idempotency';
-import { Upload, readForm, uploadsDigest, type UploadLimits } from '../multipart';
+import { IDEMPOTENCY_HEADER } from '../http/idempotency-key';
+import { sendIdempotent } from './idempotency';
+import { Upload, readForm, uploadsDigest, type UploadLimits } from '../http/multipart';
 import { sendDownload, sendError, sendJson } from './respond';
 import { compileRoute, type CompiledRoute, type RawValue } from './route';
 import { routeTable } from './routes';

@@ -1,4 +1,4 @@
-import { lenientPage } from '../pagination';
+import { lenientPage } from '../services/pagination';
 import type { UnitQueryVariables, UnitsQueryVariables } from './generated/operations';
 import { idParam, route, type RestInput } from './route';
 

@@ -9,8 +9,8 @@ import {
   type GraphQLSchema,
   type VariableDefinitionNode,
 } from 'graphql';
-import { Upload } from '../multipart';
-import { ValidationError, type FieldErrors } from '../errors';
+import { Upload } from '../http/multipart';
+import { ValidationError, type FieldErrors } from '../http/errors';
 import { snake } from './serialize';
 
 /**

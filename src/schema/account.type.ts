@@ -1,6 +1,7 @@
 import { IsDefined, IsNotEmpty, IsOptional, Matches, ValidateIf } from 'class-validator';
 import { ArgsType, Field, InputType } from 'type-graphql';
 import { Email, NewPassword, PASSWORD_MAX, PasswordConfirmation, Text } from './rules';
+import type { ChangePasswordData, ResetPasswordData, UpdateProfileData } from '../services/account.service';
 
 @ArgsType()
 export class ForgotPasswordArgs {
@@ -11,7 +12,7 @@ export class ForgotPasswordArgs {
 }
 
 @InputType({ description: 'A password reset with the token sent by forgotPassword.' })
-export class ResetPasswordInput {
+export class ResetPasswordInput implements ResetPasswordData {
   @Field(() => String, { description: 'The account email the reset token was sent to.' })
   @IsNotEmpty({ message: 'The email field is required.' })
   @Email('email')
@@ -32,7 +33,7 @@ export class ResetPasswordInput {
 }
 
 @InputType({ description: 'A new password for the authenticated user, confirmed with the current one.' })
-export class ChangePasswordInput {
+export class ChangePasswordInput implements ChangePasswordData {
   @Field(() => String, { description: 'The password in use now; a wrong one is BAD_USER_INPUT on this field.' })
   @IsNotEmpty({ message: 'The current password field is required.' })
   @Text('current password', PASSWORD_MAX)
@@ -48,7 +49,7 @@ export class ChangePasswordInput {
 }
 
 @InputType({ description: 'Only the fields given change; phone null clears it.' })
-export class UpdateProfileInput {
+export class UpdateProfileInput implements UpdateProfileData {
   @Field(() => String, { nullable: true, description: 'Display name, 1..255 characters; absent keeps it, null or blank is refused.' })
   // Present means required (Laravel's `sometimes|required`): null or blank is refused, absent is kept.
   // IsDefined, as type-graphql skips every other rule for null values.

@@ -1,6 +1,6 @@
 import { IsOptional, Matches } from 'class-validator';
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { PERIOD_RULE } from './distribution.type';
 import { DistributionStatus, WithdrawalRequestStatus } from './enums';
 import { DecimalScalar } from './scalars';

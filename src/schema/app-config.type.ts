@@ -1,9 +1,9 @@
 import { ArrayMaxSize, ArrayUnique, IsOptional, Matches } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { DecimalScalar } from './scalars';
 import { Email, Text } from './rules';
-import type { AppConfigView } from '../services/app-config.service';
+import type { AppConfigView, UpdateAppConfigData } from '../services/app-config.service';
 
 @ObjectType({ description: 'Limits and options the mobile app reads at start (one row).' })
 export class AppConfig implements AppConfigView {
@@ -21,7 +21,7 @@ export class AppConfig implements AppConfigView {
 }
 
 @InputType({ description: 'Only the fields given (not null) change. While no configuration exists, the amounts, support email and app version are required.' })
-export class UpdateAppConfigInput {
+export class UpdateAppConfigInput implements UpdateAppConfigData {
   @Field(() => DecimalScalar, { nullable: true, description: 'New platform minimum per investment request (Decimal, 2 places; not above maxInvestment).' })
   minInvestment?: Decimal | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'New platform maximum per investment request (Decimal, 2 places).' })

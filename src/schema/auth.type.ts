@@ -1,6 +1,6 @@
 import { IsNotEmpty, IsOptional } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import type { AuthResult } from '../services/auth.service';
+import type { AuthResult, RegisterData } from '../services/auth.service';
 import { User } from './user.type';
 import { Email, NewPassword, PASSWORD_MAX, PasswordConfirmation, RequiredText, Text } from './rules';
 
@@ -34,7 +34,7 @@ export class LoginArgs {
 }
 
 @InputType({ description: 'A new investor account; the email must not be registered yet.' })
-export class RegisterInput {
+export class RegisterInput implements RegisterData {
   @Field(() => String, { description: 'Display name, 1..255 characters.' })
   @RequiredText('name', 255)
   name: string;

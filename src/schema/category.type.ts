@@ -1,7 +1,7 @@
 import { IsBoolean, IsOptional, Matches } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { RequiredText, Text } from './rules';
-import type { CategoryRefView, CategoryView } from '../services/category.service';
+import type { CategoryData, CategoryRefView, CategoryView, NewCategoryData } from '../services/category.service';
 
 export const SLUG_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const COLOR_RULE = /^#[0-9A-Fa-f]{6}$/;
@@ -53,7 +53,7 @@ abstract class CategoryFieldsInput {
 }
 
 @InputType({ description: 'A new category; name and slug must be unused (BAD_USER_INPUT otherwise). Featured and active default to false and true.' })
-export class CreateCategoryInput extends CategoryFieldsInput {
+export class CreateCategoryInput extends CategoryFieldsInput implements NewCategoryData {
   @Field(() => String, { description: 'Display name, 1..255 characters, unique.' })
   @RequiredText('name', 255)
   name: string;
@@ -78,7 +78,7 @@ export class CreateCategoryInput extends CategoryFieldsInput {
 }
 
 @InputType({ description: 'Only the fields given (not null) change; name and slug must stay unique.' })
-export class UpdateCategoryInput extends CategoryFieldsInput {
+export class UpdateCategoryInput extends CategoryFieldsInput implements CategoryData {
   @Field(() => String, { nullable: true, description: 'New display name, 1..255 characters.' })
   @IsOptional()
   @RequiredText('name', 255)

@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { Category, CategoryRef } from './category.type';
 import { QuarterlyDistributions, Transaction } from './portfolio.type';
 import { DecimalScalar } from './scalars';

@@ -1,11 +1,11 @@
 import { IsOptional, Matches } from 'class-validator';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { DistributionStatus, DistributionType } from './enums';
 import { Paginated } from './pagination.type';
 import { DateScalar, DecimalScalar } from './scalars';
 import { Id, OptionalId, Text } from './rules';
-import type { DeclarationDetailView, DeclarationView, DistributionView } from '../services/distribution.service';
+import type { DeclarationDetailView, DeclarationView, DeclareDistributionData, DistributionView } from '../services/distribution.service';
 
 export const PERIOD_RULE = /^\d{4}-Q[1-4]$/;
 
@@ -100,7 +100,7 @@ export class DistributionDeclarationFilter {
 }
 
 @InputType({ description: "A unit's profit for one quarter; one declaration per unit, period and type (CONFLICT otherwise). The unit needs holders." })
-export class DeclareDistributionInput {
+export class DeclareDistributionInput implements DeclareDistributionData {
   @Field(() => Int, { description: 'The unit whose profit is declared.' })
   @Id('unit id')
   unitId: number;

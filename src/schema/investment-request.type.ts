@@ -1,11 +1,11 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { InvestmentRequestStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { RequestFilter } from './request-filter.type';
 import { DecimalScalar } from './scalars';
 import { UnitRef } from './withdrawal-request.type';
-import type { InvestmentRequestView } from '../services/investment-request.service';
+import type { CreateInvestmentRequestData, InvestmentRequestView } from '../services/investment-request.service';
 import { Id } from './rules';
 
 @ObjectType({ description: 'A request to buy a share of a unit; an admin approves or rejects it.' })
@@ -33,7 +33,7 @@ export class InvestmentRequestPage extends Paginated(InvestmentRequest) {}
 export class InvestmentRequestFilter extends RequestFilter(InvestmentRequestStatus) {}
 
 @InputType({ description: 'Needs an approved KYC status and an AVAILABLE unit with enough share left (CONFLICT otherwise).' })
-export class CreateInvestmentRequestInput {
+export class CreateInvestmentRequestInput implements CreateInvestmentRequestData {
   @Field(() => Int, { description: 'The unit to buy a share of.' })
   @Id('unit id')
   unitId: number;

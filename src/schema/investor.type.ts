@@ -1,7 +1,7 @@
 import { IsOptional } from 'class-validator';
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { KycStatus, type InvestorView } from '../services/investor.service';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
 import { Text } from './rules';

@@ -4,7 +4,7 @@ import { KycDocumentStatus, KycDocumentType } from './enums';
 import './investor.type'; // registers the KycStatus enum used below
 import type { FileUpload } from '../services/storage/upload';
 import { UploadScalar } from './upload.type';
-import type { KycDocumentView, KycStatusSummaryView } from '../services/kyc.service';
+import type { KycDocumentView, KycStatusSummaryView, UploadKycDocument } from '../services/kyc.service';
 import { OptionalId } from './rules';
 
 @ObjectType({ description: 'An identity or address document an investor uploaded for verification (the file itself is not exposed).' })
@@ -45,7 +45,7 @@ export class KycDocumentsArgs extends KycScopeArgs {
 }
 
 @InputType({ description: 'One document sent as a multipart request (GraphQL multipart request spec).' })
-export class UploadKycDocumentInput {
+export class UploadKycDocumentInput implements UploadKycDocument {
   @Field(() => KycDocumentType, { description: 'What the document is.' }) documentType: KycDocumentType;
 
   @Field(() => UploadScalar, { description: 'A PDF, JPEG or PNG (told by its first bytes), at most UPLOAD_MAX_BYTES (10 MB by default).' })

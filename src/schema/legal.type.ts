@@ -2,7 +2,7 @@ import { Matches } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { LegalTextKind } from './enums';
 import { Text } from './rules';
-import type { LegalTextView } from '../services/legal.service';
+import type { LegalTextView, UpsertLegalTextData } from '../services/legal.service';
 
 @ObjectType({ description: 'A published legal text (privacy policy, terms of service, investment disclaimer).' })
 export class LegalText implements LegalTextView {
@@ -15,7 +15,7 @@ export class LegalText implements LegalTextView {
 }
 
 @InputType({ description: 'A new version of one legal text; it replaces the published one.' })
-export class UpsertLegalTextInput {
+export class UpsertLegalTextInput implements UpsertLegalTextData {
   @Field(() => LegalTextKind, { description: 'Which legal text to publish.' }) kind: LegalTextKind;
 
   @Field(() => String, { description: 'Heading, 1..255 characters.' })

@@ -1,5 +1,5 @@
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
-import type { Page, PageInfoShape } from '../pagination';
+import type { Page, PageInfoShape } from '../services/pagination';
 
 @ObjectType({ description: 'Length-aware page: `from`/`to` are 1-based positions, null on an empty page.' })
 export class PageInfo implements PageInfoShape {

@@ -1,5 +1,5 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { TransactionType } from './enums';
 import { Paginated } from './pagination.type';
 import { DateScalar, DecimalScalar } from './scalars';

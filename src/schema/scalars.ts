@@ -1,6 +1,6 @@
 import { GraphQLScalarType, Kind } from 'graphql';
 import { GraphQLDate, GraphQLDateTime } from 'graphql-scalars';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 
 export { GraphQLDate as DateScalar, GraphQLDateTime as DateTimeScalar };
 

@@ -1,7 +1,7 @@
 import { IsIn, IsISO4217CurrencyCode, IsOptional, IsTimeZone, Matches } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Text } from './rules';
-import type { UserSettingsView } from '../services/settings.service';
+import type { UpdateSettingsData, UserSettingsView } from '../services/settings.service';
 import { LANGUAGES } from '../services/statements/texts';
 
 const LANGUAGE_LIST = LANGUAGES.join(', ');
@@ -25,7 +25,7 @@ export class UserSettings implements UserSettingsView {
 }
 
 @InputType({ description: 'Only the fields given (not null) change.' })
-export class UpdateSettingsInput {
+export class UpdateSettingsInput implements UpdateSettingsData {
   @Field(() => String, {
     nullable: true,
     description: `ISO 639-1 code in lower case, one of the languages statements are written in: ${LANGUAGE_LIST}.`,

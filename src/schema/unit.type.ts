@@ -1,12 +1,12 @@
 import { IsOptional, IsUrl, Matches } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { CategoryRef } from './category.type';
 import { UnitStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
 import { Id, OptionalId, RequiredText, Text } from './rules';
-import type { MyHoldingView, UnitView } from '../services/unit.service';
+import type { MyHoldingView, NewUnitData, UnitData, UnitView } from '../services/unit.service';
 import type { UnitValuation as UnitValuationRow } from '../generated/prisma/client';
 
 export const UNIT_CODE_RULE = /^[A-Z0-9]+(?:-[A-Z0-9]+)*$/;
@@ -79,7 +79,7 @@ export class UnitFilter {
 const IMAGE_URL = { protocols: ['http', 'https'], require_protocol: true };
 
 @InputType({ description: 'A new unit; the code must be unused and the category must exist.' })
-export class CreateUnitInput {
+export class CreateUnitInput implements NewUnitData {
   @Field(() => String, { description: 'Unique, upper-case letters, digits and hyphens, e.g. "UNT-0041".' })
   @Matches(UNIT_CODE_RULE, { message: 'The code field must only contain upper-case letters, numbers and single hyphens.' })
   @Text('code', 32)
@@ -116,7 +116,7 @@ export class CreateUnitInput {
 }
 
 @InputType({ description: 'Only the fields given change. availablePercentage moves with investments only; totalValue only while DRAFT.' })
-export class UpdateUnitInput {
+export class UpdateUnitInput implements UnitData {
   @Field(() => String, { nullable: true, description: 'New display name, 1..255 characters.' })
   @IsOptional()
   @RequiredText('name', 255)

@@ -1,10 +1,10 @@
 import { GraphQLError, GraphQLScalarType } from 'graphql';
-import { Upload } from '../multipart';
+import { Upload } from '../http/multipart';
 import type { FileUpload } from '../services/storage/upload';
 
 /**
  * The `Upload` scalar of the GraphQL multipart request spec. Its value is a promise of the file,
- * resolved when the file's part begins: the one multipart parser (src/multipart.ts) builds it on
+ * resolved when the file's part begins: the one multipart parser (src/http/multipart.ts) builds it on
  * /graphql and for POST /kyc/documents, so both faces share one path.
  */
 export const UploadScalar = new GraphQLScalarType<Promise<FileUpload>, never>({

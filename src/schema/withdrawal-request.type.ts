@@ -1,12 +1,12 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { Decimal } from '../services/money';
+import { Decimal } from '../domain/money';
 import { WithdrawalRequestStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { RequestFilter } from './request-filter.type';
 import { DecimalScalar } from './scalars';
 import { Id, RequiredText } from './rules';
 import type { UnitRefView } from '../services/unit.service';
-import type { WithdrawalRequestView } from '../services/withdrawal-request.service';
+import type { CreateWithdrawalRequestData, WithdrawalRequestView } from '../services/withdrawal-request.service';
 
 @ObjectType({ description: 'id, code and name of a unit, embedded in other records.' })
 export class UnitRef implements UnitRefView {
@@ -40,7 +40,7 @@ export class WithdrawalRequestPage extends Paginated(WithdrawalRequest) {}
 export class WithdrawalRequestFilter extends RequestFilter(WithdrawalRequestStatus) {}
 
 @InputType({ description: 'Needs an approved KYC status and a holding that covers the share with the pending requests (CONFLICT otherwise).' })
-export class CreateWithdrawalRequestInput {
+export class CreateWithdrawalRequestInput implements CreateWithdrawalRequestData {
   @Field(() => Int, { description: 'The unit held.' })
   @Id('unit id')
   unitId: number;

@@ -7,7 +7,7 @@ import { InvestmentRequestStatus, Role, WithdrawalRequestStatus } from '../gener
 import { USER_SELECT, newOpaqueToken, sha256, toUserView, type AuthService, type UserView } from './auth.service';
 import { accountDeletedMail, passwordChangedMail, passwordResetMail } from './mail-templates';
 import type { MailMessage, Mailer } from './mailer';
-import { confirmationErrors, hashPassword, verifyPassword } from './password';
+import { confirmationErrors, hashPassword, verifyPassword } from '../domain/password';
 import type { RateLimitService } from './rate-limit.service';
 import { audit } from './audit.service';
 

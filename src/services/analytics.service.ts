@@ -2,7 +2,7 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { ValidationError } from '../domain/errors';
 import { DistributionStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { UNPAGED_LIST_MAX } from './listing';
-import { ZERO, dec, type DecimalInput } from './money';
+import { ZERO, dec, type DecimalInput } from '../domain/money';
 
 export type DistributionGroupingInput = 'PERIOD' | 'UNIT';
 

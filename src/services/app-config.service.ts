@@ -1,7 +1,7 @@
 import type { Prisma } from '../db/database';
 import { NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
-import { HUNDRED, dec, type Decimal } from './money';
+import { HUNDRED, dec, type Decimal } from '../domain/money';
 import { givenFields } from './settings.service';
 import { audit, changed } from './audit.service';
 

@@ -6,7 +6,7 @@ import type { Prisma } from '../db/database';
 import { ForbiddenError, ValidationError } from '../domain/errors';
 import type { AuditEvent, Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
-import { pageQuery, pageWindow, paginate } from '../pagination';
+import { pageQuery, pageWindow, paginate } from './pagination';
 import { csvStream, type CsvCell } from './csv';
 import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
 
@@ -33,7 +33,7 @@ export interface AuditOrigin {
 
 const origins = new AsyncLocalStorage<AuditOrigin>();
 
-/** Runs `fn` with `origin` as the origin of every event it records (each root field runs in one, see src/schema/build.ts). */
+/** Runs `fn` with `origin` as the origin of every event it records (each root field runs in one, see src/graphql/build.ts). */
 export function withAuditOrigin<T>(origin: AuditOrigin, fn: () => T): T {
   return origins.run(origin, fn);
 }

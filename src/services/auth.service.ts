@@ -1,18 +1,27 @@
 import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
 import { NotFoundError, UnauthenticatedError, ValidationError, type UnauthenticatedReason } from '../domain/errors';
 import { isUniqueViolation } from './access';
-import { confirmationErrors, hashPassword, verifyPassword } from './password';
+import { confirmationErrors, hashPassword, verifyPassword } from '../domain/password';
 import { keysFor, signingKeys } from './signing-keys';
 import type { RateLimitService } from './rate-limit.service';
 import { audit } from './audit.service';
 import { changes } from './change-feed';
 import { writeOnce, type OnceOptions } from './idempotency.service';
+
+/** A new account as registration receives it. */
+export interface RegisterData {
+  name: string;
+  email: string;
+  password: string;
+  passwordConfirmation: string;
+  phone?: string | null;
+}
 
 export interface AuthResult {
   user: UserView;
@@ -151,11 +160,7 @@ export class AuthService {
    * refresh token exists only as a hash, so it cannot be handed out again; that session stays
    * unused until it expires or the user signs out everywhere).
    */
-  async register(
-    input: { name: string; email: string; password: string; passwordConfirmation: string; phone?: string | null },
-    ip: string,
-    deviceName?: string | null,
-  ): Promise<AuthResult> {
+  async register(input: RegisterData, ip: string, deviceName?: string | null): Promise<AuthResult> {
     await this.limiter.consume(`register:${ip}`);
     const email = input.email.trim().toLowerCase();
     const fields: Record<string, string[]> = { ...confirmationErrors(input.password, input.passwordConfirmation) };

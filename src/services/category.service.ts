@@ -9,6 +9,9 @@ import { audit, changed, pick } from './audit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
 import { UNPAGED_LIST_MAX } from './listing';
 
+/** A new category: the shared fields plus those a category must have. */
+export type NewCategoryData = CategoryData & { name: string; slug: string; description: string; icon: string; color: string };
+
 export interface CategoryData {
   name?: string | null;
   slug?: string | null;
@@ -82,7 +85,7 @@ export class CategoryService {
     return toView(row);
   }
 
-  async create(data: CategoryData & { name: string; slug: string; description: string; icon: string; color: string }): Promise<CategoryView> {
+  async create(data: NewCategoryData): Promise<CategoryView> {
     const fields = clean(data);
     return this.write(() =>
       this.prisma.$transaction((tx) =>

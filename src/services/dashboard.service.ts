@@ -3,7 +3,7 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { ownerScope } from './access';
 import { CategoryService, type CategoryView } from './category.service';
-import { cents, dec, type Decimal, type DecimalInput } from './money';
+import { cents, dec, type Decimal, type DecimalInput } from '../domain/money';
 import { PortfolioService, distributionsByQuarter, type TransactionView } from './portfolio.service';
 import { UnitService, type UnitView } from './unit.service';
 

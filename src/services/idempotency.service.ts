@@ -5,7 +5,7 @@ import stringify from 'safe-stable-stringify';
 import type { Prisma } from '../db/database';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
-import { present } from '../invariant';
+import { present } from '../platform/invariant';
 
 /** One request as the idempotency store sees it, whichever face it came through. */
 export interface IdempotentRequest {
@@ -280,7 +280,7 @@ export interface IdempotencyStep extends IdempotencyScope {
 }
 
 /**
- * The step being served, set around each idempotent root field (src/schema/build.ts) from the
+ * The step being served, set around each idempotent root field (src/graphql/build.ts) from the
  * claim the transport put on the context. An AsyncLocalStorage, as the audit trail's origin: the
  * services' signatures stay as they are, no resolver can forget to pass the claim, and the domain
  * still sees only this plain record, never a request.

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import type { Prisma } from '../db/database';
 import { ReadReplicas } from '../db/read-replicas';
 import { AccountService } from './account.service';

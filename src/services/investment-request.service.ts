@@ -5,9 +5,9 @@ import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from 
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { returning } from '../db/returning';
 import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus } from '../generated/prisma/enums';
-import { pageQuery, pageWindow, paginate } from '../pagination';
+import { pageQuery, pageWindow, paginate } from './pagination';
 import { ownerScope, requireInvestor } from './access';
-import { Decimal, dec, type DecimalInput } from './money';
+import { Decimal, dec, type DecimalInput } from '../domain/money';
 import { availabilityAfterInvestment, investmentShare } from '../domain/money-rules';
 import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';

@@ -4,9 +4,9 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { KycDocumentStatus } from '../generated/prisma/enums';
-import { pageQuery, pageWindow, paginate, type Page } from '../pagination';
+import { pageQuery, pageWindow, paginate, type Page } from './pagination';
 import { ownerScope } from './access';
-import { ZERO, dec, type Decimal } from './money';
+import { ZERO, dec, type Decimal } from '../domain/money';
 
 /** An investor's verification state, derived from their KYC documents (never stored). */
 export const KycStatus = {

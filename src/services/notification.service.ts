@@ -4,10 +4,10 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { PushStatus, type DevicePlatform, type NotificationType } from '../generated/prisma/enums';
-import { pageQuery, pageWindow, paginate, toPage, type Page } from '../pagination';
+import { pageQuery, pageWindow, paginate, toPage, type Page } from './pagination';
 import { changes } from './change-feed';
 import { writeOnce, type OnceOptions } from './idempotency.service';
-import { formatMoney, type DecimalInput } from './money';
+import { formatMoney, type DecimalInput } from '../domain/money';
 
 type Tx = Pick<PrismaNs.TransactionClient, 'notification' | 'deviceToken' | 'userSettings' | 'pushDelivery' | '$executeRaw'>;
 

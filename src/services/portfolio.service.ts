@@ -2,13 +2,13 @@ import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import type { ReadReplicas } from '../db/read-replicas';
 import { NotFoundError } from '../domain/errors';
-import { present } from '../invariant';
+import { present } from '../platform/invariant';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { DistributionStatus, type TransactionType } from '../generated/prisma/enums';
-import { pageQuery, pageWindow, paginate } from '../pagination';
+import { pageQuery, pageWindow, paginate } from './pagination';
 import { ownerScope, requireInvestor } from './access';
 import { investorScope } from './investor.service';
-import { Decimal, HUNDRED, ZERO, cents, dec, sum, type DecimalInput } from './money';
+import { Decimal, HUNDRED, ZERO, cents, dec, sum, type DecimalInput } from '../domain/money';
 import { UNPAGED_LIST_MAX, dayRange, listWhere } from './listing';
 import { UNIT_REF, type UnitRefView } from './unit.service';
 

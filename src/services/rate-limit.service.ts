@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { CACHE_BYTES, byteBoundedLru, hashKey } from '../bounded-cache';
+import { CACHE_BYTES, byteBoundedLru, hashKey } from '../platform/bounded-cache';
 import { RateLimitedError } from '../domain/errors';
 
 export interface RateLimitOptions {

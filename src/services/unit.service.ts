@@ -4,9 +4,9 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { MembershipStatus, NotificationType, Role, UnitStatus } from '../generated/prisma/enums';
-import { pageQuery, pageWindow, paginate, type Page } from '../pagination';
+import { pageQuery, pageWindow, paginate, type Page } from './pagination';
 import { isStaff, isUniqueViolation } from './access';
-import { HUNDRED, dec, type Decimal, type DecimalInput } from './money';
+import { HUNDRED, dec, type Decimal, type DecimalInput } from '../domain/money';
 import { notify } from './notification.service';
 import { UNIT, assertTransition, assertUpdated } from './state-machine';
 import { audit, changed, pick } from './audit.service';
@@ -20,6 +20,18 @@ export interface UnitFilterInput {
   minInvestmentTo?: DecimalInput | null;
   q?: string | null;
 }
+
+/** A new unit: the shared fields plus those a unit must have. */
+export type NewUnitData = UnitData & {
+  code: string;
+  name: string;
+  description: string;
+  location: string;
+  categoryId: number;
+  totalValue: DecimalInput;
+  minInvestment: DecimalInput;
+  expectedReturn: DecimalInput;
+};
 
 export interface UnitData {
   code?: string | null;
@@ -148,18 +160,7 @@ export class UnitService {
   }
 
   /** DRAFT (default) or AVAILABLE; a unit created AVAILABLE is announced to the category's members. */
-  async create(
-    data: UnitData & {
-      code: string;
-      name: string;
-      description: string;
-      location: string;
-      categoryId: number;
-      totalValue: DecimalInput;
-      minInvestment: DecimalInput;
-      expectedReturn: DecimalInput;
-    },
-  ): Promise<UnitView> {
+  async create(data: NewUnitData): Promise<UnitView> {
     const status = data.status ?? UnitStatus.DRAFT;
     const errors = checkFields(data);
     if (!errors.totalValue && !errors.minInvestment && dec(data.minInvestment).gt(dec(data.totalValue))) errors.minInvestment = [MIN_ABOVE_TOTAL];

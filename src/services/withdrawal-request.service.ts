@@ -5,9 +5,9 @@ import { ConflictError, NotFoundError, ValidationError } from '../domain/errors'
 import { returning } from '../db/returning';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
-import { pageQuery, pageWindow, paginate } from '../pagination';
+import { pageQuery, pageWindow, paginate } from './pagination';
 import { ownerScope, requireInvestor } from './access';
-import { HUNDRED, dec, type DecimalInput } from './money';
+import { HUNDRED, dec, type DecimalInput } from '../domain/money';
 import { availabilityAfterWithdrawal, holdingAfterWithdrawal, withdrawalInvestedAmount, withdrawalPayoutAmount } from '../domain/money-rules';
 import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';

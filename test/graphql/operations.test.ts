@@ -1,4 +1,4 @@
-import { buildContext } from '../../src/context';
+import { buildContext } from '../../src/http/context';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from '../support/harness';
 
 /**

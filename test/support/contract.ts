@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Response } from 'supertest';
-import { fromRoot } from '../../src/paths';
+import { fromRoot } from '../../src/platform/paths';
 
 /**
  * The contract test: every REST answer a test receives through the harness is checked against the

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
-import { fromRoot } from '../../src/paths';
+import { fromRoot } from '../../src/platform/paths';
 import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './template';
 
 export type LogLine = Record<string, unknown>;

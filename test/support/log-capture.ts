@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/platform/logger';
 
 export type LogLine = Record<string, unknown> & { level: number; msg?: string; reqId?: string };
 

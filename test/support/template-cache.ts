@@ -9,16 +9,20 @@ export const TEMPLATE_CACHE_DIR = path.join(root, 'node_modules/.cache/gateway-t
 
 const IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
 
-/** The source files `entries` reach through relative imports, themselves included (iterative: no recursion). */
+/** The file a module path names, as the TypeScript resolver finds it (`x.ts`, `x/index.ts`, or `x` itself). */
+function resolveModule(base: string): string | undefined {
+  return [`${base}.ts`, path.join(base, 'index.ts'), base].find((p) => existsSync(p) && statSync(p).isFile());
+}
+
+/** The source files the module paths `entries` reach through relative imports, themselves included (iterative: no recursion). */
 export function importClosure(entries: string[]): string[] {
   const seen = new Set<string>();
-  const todo = [...entries];
+  const todo = entries.map(resolveModule).filter((f) => f !== undefined);
   for (let file = todo.pop(); file; file = todo.pop()) {
     if (seen.has(file)) continue;
     seen.add(file);
     for (const [, spec] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const base = path.resolve(path.dirname(file), spec);
-      const found = [`${base}.ts`, path.join(base, 'index.ts'), base].find((p) => existsSync(p) && statSync(p).isFile());
+      const found = resolveModule(path.resolve(path.dirname(file), spec));
       if (found) todo.push(found);
     }
   }
@@ -41,7 +45,7 @@ export function templateKey(seed: object): string {
   const hash = createHash('sha256').update(JSON.stringify(seed));
   const files = [
     ...filesUnder(path.join(root, 'prisma')),
-    ...importClosure(['src/db/migrate.ts', 'src/db/seed.ts', 'src/db/database.ts'].map((f) => path.join(root, f))),
+    ...importClosure(['src/db/migrate', 'src/db/seed', 'src/db/database'].map((f) => path.join(root, f))),
     path.join(root, 'package-lock.json'),
   ];
   for (const file of files) hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');

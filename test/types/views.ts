@@ -8,7 +8,7 @@
  */
 import type * as Db from '../../src/generated/prisma/client';
 import type { Prisma } from '../../src/generated/prisma/client';
-import { pageQuery } from '../../src/pagination';
+import { pageQuery } from '../../src/services/pagination';
 import type { CategoryAum, DistributionTotal, WithdrawalVolume } from '../../src/schema/analytics.type';
 import type { AppConfig } from '../../src/schema/app-config.type';
 import type { AuthPayload } from '../../src/schema/auth.type';

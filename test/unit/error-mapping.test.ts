@@ -18,7 +18,7 @@ import {
   graphqlErrorAnswer,
   normalizeError,
   toGraphQLError,
-} from '../../src/errors';
+} from '../../src/http/errors';
 import { Prisma } from '../../src/generated/prisma/client';
 import { errorAnswer } from '../../src/rest/respond';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { jsonDepth } from '../../src/json-body';
+import { jsonDepth } from '../../src/http/json-body';
 
 /** The nesting of a parsed value, the obvious (recursive) way: the reference for the scanner. */
 function depthOf(value: unknown): number {
@@ -8,7 +8,7 @@ function depthOf(value: unknown): number {
   return 1 + Math.max(0, ...children.map(depthOf));
 }
 
-describe('jsonDepth (src/json-body.ts)', () => {
+describe('jsonDepth (src/http/json-body.ts)', () => {
   it('agrees with the parsed value for any JSON text, brackets and escapes inside strings included', () => {
     const text = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', 'é') });
     const json = fc.letrec((tie) => ({

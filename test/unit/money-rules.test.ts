@@ -9,7 +9,7 @@ import {
   withdrawalInvestedAmount,
   withdrawalPayoutAmount,
 } from '../../src/domain/money-rules';
-import { Decimal, sum } from '../../src/services/money';
+import { Decimal, sum } from '../../src/domain/money';
 
 const money = (min: number, max: number) => fc.integer({ min, max }).map((c) => new Decimal(c).dividedBy(100));
 const percentage = fc.integer({ min: 1, max: 100_000_000 }).map((p) => new Decimal(p).dividedBy(1_000_000));

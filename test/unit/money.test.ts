@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { Decimal, allocate, cents, dec, formatMoney, sum } from '../../src/services/money';
+import { Decimal, allocate, cents, dec, formatMoney, sum } from '../../src/domain/money';
 
 describe('money', () => {
   it('rounds to cents half away from zero', () => {

@@ -1,8 +1,8 @@
 import { Kind, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { ValidationError } from '../../src/errors';
+import { ValidationError } from '../../src/http/errors';
 import { loadOperations } from '../../src/rest/operations';
 import { compileCoercer, type Coercer } from '../../src/rest/variables';
-import { buildGatewaySchema } from '../../src/schema/build';
+import { buildGatewaySchema } from '../../src/graphql/build';
 
 // The real schema and the route table's own operations: no database, no HTTP.
 let schema: GraphQLSchema;

@@ -1,5 +1,5 @@
 import { PDFParse } from 'pdf-parse';
-import { Decimal } from '../../src/services/money';
+import { Decimal } from '../../src/domain/money';
 import { pdfStream } from '../../src/services/statements/pdf';
 import { csvStream, type Cell, type Statement } from '../../src/services/statements/render';
 import { STATEMENT_TEXTS } from '../../src/services/statements/texts';

@@ -28,8 +28,8 @@ describe('the test template cache key', () => {
 
   it("reaches the seed's modules in the project and changes with the seed's size", () => {
     const root = path.resolve(__dirname, '../..');
-    const closure = importClosure([path.join(root, 'src/db/seed.ts')]).map((f) => path.relative(root, f));
-    expect(closure).toEqual(expect.arrayContaining(['src/db/seed.ts', 'src/domain/money-rules.ts']));
+    const closure = importClosure([path.join(root, 'src/db/seed')]).map((f) => path.relative(root, f));
+    expect(closure).toEqual(expect.arrayContaining(['src/db/seed/index.ts', 'src/db/seed/words.ts', 'src/domain/money-rules.ts']));
     expect(templateKey(TEST_SEED)).toBe(templateKey({ ...TEST_SEED }));
     expect(templateKey({ ...TEST_SEED, investors: TEST_SEED.investors + 1 })).not.toBe(templateKey(TEST_SEED));
   });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fromRoot } from '../../src/paths';
+import { fromRoot } from '../../src/platform/paths';
 import { budget, timeScale } from '../support/time-budget';
 
 /** Every .ts file under test/. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { create, type Font } from 'fontkit';
-import { present } from '../../invariant';
+import { present } from '../../platform/invariant';
 
 /**
  * Embedded fonts for statements, read and parsed once per process (pdfkit subsets them per document).

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import { present } from '../../invariant';
+import { present } from '../../platform/invariant';
 import { fonts, runs, type FontName } from './fonts';
 import { kind, Totals, type Cell, type Column, type Statement } from './render';
 

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { NumericCell, csvStream as writeCsv, type CsvCell } from '../csv';
-import { ZERO, type Decimal } from '../money';
+import { ZERO, type Decimal } from '../../domain/money';
 import type { StatementLanguage, StatementTexts } from './texts';
 
 /** `money`: a Decimal cell, summed exactly; `number`: a decimal string (percentages); `text`: anything else. */

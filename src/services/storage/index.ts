@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../platform/config';
 import type { FileStorage } from './file-storage';
 import { LocalFileStorage } from './local-file-storage';
 

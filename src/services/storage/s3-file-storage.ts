@@ -2,28 +2,8 @@ import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { DomainError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
+import type { S3StorageOptions } from '../../platform/config';
 import type { FileStorage } from './file-storage';
-
-export interface S3StorageOptions {
-  /** Unset → AWS's own endpoint for the region; set for S3-compatible services (MinIO, Ceph, R2…). */
-  endpoint?: string;
-  bucket: string;
-  region: string;
-  /** Both unset → the SDK's default credential chain (instance role, AWS_* variables, profile). */
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** `bucket` in the path instead of the host name, as most S3-compatible servers want. */
-  forcePathStyle: boolean;
-  /** Milliseconds (docs/operations.md "Outbound calls"). */
-  timeouts: {
-    /** Opening a connection. */
-    connectMs: number;
-    /** The store silent (no byte either way) at any point of a request: waiting for its answer or mid-transfer. */
-    socketMs: number;
-    /** One request, from its first byte to the store's answer (a download's body streams on after it). */
-    requestMs: number;
-  };
-}
 
 /** S3's multipart minimum: at most one part is held in memory at a time (queueSize 1). */
 const PART_BYTES = 5 * 1024 * 1024;

@@ -1,5 +1,5 @@
-import { ValidationError } from './errors';
-import type { Prisma } from './generated/prisma/client';
+import { ValidationError } from '../domain/errors';
+import type { Prisma } from '../generated/prisma/client';
 
 /**
  * The one pagination helper, for both faces: page arguments and pageInfo for GraphQL, and the

@@ -18,15 +18,15 @@ import {
 import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { buildContext, type Context, type RequestMeta } from './context';
-import { DomainError, HttpError, ServiceUnavailableError, normalizeError, toGraphQLError } from './errors';
-import type { AuthUser } from './domain/auth-user';
-import { GRAPHQL_LIMITS, limitValidationRules } from './graphql-limits';
-import { present } from './invariant';
-import type { Metrics } from './metrics';
-import { requestIdOf } from './request-id';
-import type { Services } from './services';
-import type { Delivery, LiveStream } from './services/change-feed';
+import { buildContext, type Context, type RequestMeta } from '../http/context';
+import { DomainError, HttpError, ServiceUnavailableError, normalizeError, toGraphQLError } from '../http/errors';
+import type { AuthUser } from '../domain/auth-user';
+import { GRAPHQL_LIMITS, limitValidationRules } from './limits';
+import { present } from '../platform/invariant';
+import type { Metrics } from '../http/metrics';
+import { requestIdOf } from '../http/request-id';
+import type { Services } from '../services';
+import type { Delivery, LiveStream } from '../services/change-feed';
 import type { SocketDocuments } from './trusted-documents';
 
 /**
@@ -79,7 +79,7 @@ export interface SubscriptionServerOptions {
   services: Services;
   logger: Logger;
   metrics: Metrics;
-  /** TRUSTED_DOCUMENTS for `subscribe` messages (src/trusted-documents.ts): the same policy as POST /graphql. */
+  /** TRUSTED_DOCUMENTS for `subscribe` messages (src/graphql/trusted-documents.ts): the same policy as POST /graphql. */
   documents: SocketDocuments;
   /** The /graphql error boundary (the one Apollo's formatError uses). */
   formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
@@ -111,7 +111,7 @@ const clientError = (message: string, code: string) => new GraphQLError(message,
 
 /**
  * GraphQL subscriptions over WebSocket (`graphql-transport-ws`, contract §3) at /graphql on the
- * gateway's HTTP server: the same schema, the same context builder (src/context.ts) and the same
+ * gateway's HTTP server: the same schema, the same context builder (src/http/context.ts) and the same
  * error boundary (formatError) as POST /graphql. graphql-ws speaks the protocol (makeServer); the
  * glue to `ws` is ours rather than graphql-ws's `useServer`, because every limit must act before
  * the protocol sees a message (rate, size, slow consumer) and every socket needs an 'error' listener

@@ -2,7 +2,28 @@ import path from 'node:path';
 import bytes from 'bytes';
 import { z } from 'zod';
 import { present as required } from './invariant';
-import type { S3StorageOptions } from './services/storage/s3-file-storage';
+
+/** STORAGE=s3: where and how the S3 file store (src/services/storage/s3-file-storage.ts) connects. */
+export interface S3StorageOptions {
+  /** Unset → AWS's own endpoint for the region; set for S3-compatible services (MinIO, Ceph, R2…). */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  /** Both unset → the SDK's default credential chain (instance role, AWS_* variables, profile). */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `bucket` in the path instead of the host name, as most S3-compatible servers want. */
+  forcePathStyle: boolean;
+  /** Milliseconds (docs/operations.md "Outbound calls"). */
+  timeouts: {
+    /** Opening a connection. */
+    connectMs: number;
+    /** The store silent (no byte either way) at any point of a request: waiting for its answer or mid-transfer. */
+    socketMs: number;
+    /** One request, from its first byte to the store's answer (a download's body streams on after it). */
+    requestMs: number;
+  };
+}
 
 /**
  * Runtime configuration, read once from the environment (contract §5) and validated by one zod
@@ -53,7 +74,7 @@ export interface Config {
   corsOrigins: string[];
 
   // --- Limits, shared state and exposure (docs/api.md "Limits"; README configuration table) ---
-  /** Largest JSON body on /graphql (413 above); GraphQL's own document limits are in src/graphql-limits.ts. */
+  /** Largest JSON body on /graphql (413 above); GraphQL's own document limits are in src/graphql/limits.ts. */
   graphqlBodyLimit: string;
   /** Login protection beyond `rateLimitPerMinute` (RateLimitService). */
   loginConsecutiveFails: number;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { requestScope } from './logger';
+import { requestScope } from '../platform/logger';
 
 /** What a caller may send as X-Request-Id; anything else is replaced, never echoed or logged. */
 const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,10 +1,10 @@
 import type { Request } from 'express';
-import type { AuthUser } from './domain/auth-user';
-import type { UnauthenticatedReason } from './domain/errors';
+import type { AuthUser } from '../domain/auth-user';
+import type { UnauthenticatedReason } from '../domain/errors';
 import type { Upload } from './multipart';
-import type { Services } from './services';
-import type { IdempotencyScope } from './services/idempotency.service';
-import type { WatchOptions } from './services/change-feed';
+import type { Services } from '../services';
+import type { IdempotencyScope } from '../services/idempotency.service';
+import type { WatchOptions } from '../services/change-feed';
 
 export interface RequestMeta {
   ip: string;
@@ -27,12 +27,12 @@ export interface Context {
   request: RequestMeta;
   /**
    * The Idempotency-Key this request claimed, set by the transport once it holds it (REST router,
-   * GraphQL plugin); idempotent root fields hand it to their writes (src/schema/build.ts).
+   * GraphQL plugin); idempotent root fields hand it to their writes (src/graphql/build.ts).
    */
   idempotency?: IdempotencyScope;
   /** A multipart request's files (GraphQL multipart request spec), for the idempotency fingerprint. */
   uploads?: readonly Upload[];
-  /** Set on the WebSocket face only: how far a subscriber may fall behind (src/subscriptions.ts). */
+  /** Set on the WebSocket face only: how far a subscriber may fall behind (src/graphql/subscriptions.ts). */
   live?: WatchOptions;
 }
 

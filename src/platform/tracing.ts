@@ -3,7 +3,7 @@
  *
  * Instrumentations patch modules as they are loaded, so this module must run before express,
  * graphql, http and the Prisma client are: main.ts imports it first (or preload it with
- * `node --require ./dist/src/tracing.js`). When tracing is off, the SDK is not even loaded (it costs
+ * `node --require ./dist/src/platform/tracing.js`). When tracing is off, the SDK is not even loaded (it costs
  * about a second of start-up), and nothing is patched.
  */
 import type { NodeSDK } from '@opentelemetry/sdk-node';

@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { PoolStats } from './db/database';
+import type { PoolStats } from '../db/database';
 import { errorCode } from './errors';
 
 /** What the metrics read from the rest of the gateway, on each scrape. */
@@ -92,7 +92,7 @@ export function createMetrics(sources: MetricsSources, logger: Logger) {
       this.set(sources.liveSubscriptions());
     },
   });
-  /** Live updates over WebSocket (src/subscriptions.ts, docs/operations.md "Subscriptions"). */
+  /** Live updates over WebSocket (src/graphql/subscriptions.ts, docs/operations.md "Subscriptions"). */
   const live = {
     sockets: new Gauge({ name: 'graphql_ws_sockets_open', help: 'WebSocket connections open on /graphql', registers: [registry] }),
     published: new Counter({

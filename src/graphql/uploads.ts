@@ -1,8 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { buildContext, requestMeta } from './context';
-import { UnauthenticatedError, graphqlErrorAnswer } from './errors';
-import { readGraphqlMultipart, uploadError, type UploadLimits } from './multipart';
-import type { Services } from './services';
+import { buildContext, requestMeta } from '../http/context';
+import { UnauthenticatedError, graphqlErrorAnswer } from '../http/errors';
+import { readGraphqlMultipart, uploadError, type UploadLimits } from '../http/multipart';
+import type { Services } from '../services';
 
 /**
  * /graphql multipart requests (GraphQL multipart request spec, read by the one multipart parser of

@@ -3,8 +3,8 @@ import { PassThrough, Transform, type Readable, type TransformCallback } from 'n
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import { DomainError, HttpError } from './errors';
-import { present } from './invariant';
-import type { FileUpload } from './services/storage/upload';
+import { present } from '../platform/invariant';
+import type { FileUpload } from '../services/storage/upload';
 import { checkDepth } from './json-body';
 
 /**

@@ -1,14 +1,14 @@
 import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { buildSchema, type AuthChecker } from 'type-graphql';
-import type { Context } from '../context';
+import type { Context } from '../http/context';
 import { pinToPrimary } from '../db/read-replicas';
-import { ForbiddenError, UnauthenticatedError } from '../errors';
+import { ForbiddenError, UnauthenticatedError } from '../http/errors';
 import { resolvers } from '../resolvers';
 import { withAuditOrigin } from '../services/audit.service';
 import { withIdempotencyStep } from '../services/idempotency.service';
-import './enums';
-import { describeIdempotentFields, isIdempotentField } from './idempotent';
-import { DateTimeScalar } from './scalars';
+import '../schema/enums';
+import { describeIdempotentFields, isIdempotentField } from '../schema/idempotent';
+import { DateTimeScalar } from '../schema/scalars';
 
 /** No user → 401; a user without one of the listed roles → 403 (our errors, not type-graphql's). */
 const authChecker: AuthChecker<Context, string> = ({ context }, roles) => {

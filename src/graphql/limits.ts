@@ -14,14 +14,14 @@ import {
 } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { RequestHandler } from 'express';
-import { CACHE_BYTES, byteBoundedLru, hashKey } from './bounded-cache';
-import type { Context } from './context';
-import { HttpError, graphqlErrorAnswer } from './errors';
-import { NEW_LISTINGS, RECENT_ACTIVITY, TOP_GAINERS } from './services/dashboard.service';
-import { UNPAGED_LIST_MAX } from './services/listing';
-import { QUARTERS_SHOWN } from './services/portfolio.service';
-import type { AuthUser } from './domain/auth-user';
-import { Role, WithdrawalRequestStatus } from './generated/prisma/enums';
+import { CACHE_BYTES, byteBoundedLru, hashKey } from '../platform/bounded-cache';
+import type { Context } from '../http/context';
+import { HttpError, graphqlErrorAnswer } from '../http/errors';
+import { NEW_LISTINGS, RECENT_ACTIVITY, TOP_GAINERS } from '../services/dashboard.service';
+import { UNPAGED_LIST_MAX } from '../services/listing';
+import { QUARTERS_SHOWN } from '../services/portfolio.service';
+import type { AuthUser } from '../domain/auth-user';
+import { Role, WithdrawalRequestStatus } from '../generated/prisma/enums';
 
 /**
  * What one GraphQL document may ask for (docs/api.md, "Limits"). The REST route table runs its own

@@ -1,11 +1,11 @@
 import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext } from '@apollo/server';
 import { print, type GraphQLFormattedError } from 'graphql';
-import type { Context } from './context';
-import { uploadsDigest } from './multipart';
-import { DomainError, httpStatus } from './errors';
-import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, isFinalStatus } from './rest/idempotency';
-import { selectsIdempotentField } from './schema/idempotent';
-import { scopeOf, type IdempotencyClaim, type StoredAnswer } from './services/idempotency.service';
+import type { Context } from '../http/context';
+import { uploadsDigest } from '../http/multipart';
+import { DomainError, httpStatus } from '../http/errors';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, isFinalStatus } from '../http/idempotency-key';
+import { selectsIdempotentField } from '../schema/idempotent';
+import { scopeOf, type IdempotencyClaim, type StoredAnswer } from '../services/idempotency.service';
 
 /** Codes that mean the request was not carried out: the key is released, as for the statuses in isFinalStatus. */
 const NOT_CARRIED_OUT = new Set(['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE', 'RATE_LIMITED', 'UNAUTHENTICATED']);

@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
-import { isConnectionLost } from './db/pg-pool';
+import { isConnectionLost } from '../db/pg-pool';
 import {
   DomainError,
   InternalError,
@@ -9,9 +9,9 @@ import {
   ValidationError,
   type ErrorCode,
   type UnauthenticatedReason,
-} from './domain/errors';
+} from '../domain/errors';
 
-export * from './domain/errors';
+export * from '../domain/errors';
 
 /**
  * The one error boundary. The domain throws DomainErrors (src/domain/errors.ts: a code, a message,

@@ -58,7 +58,7 @@ export class HttpDrainer {
     });
   }
 
-  /** An upgraded connection (WebSocket) is no longer HTTP: its own server closes it (src/subscriptions.ts). */
+  /** An upgraded connection (WebSocket) is no longer HTTP: its own server closes it (src/graphql/subscriptions.ts). */
   release(socket: Socket): void {
     this.connections.delete(socket);
   }

@@ -5,14 +5,14 @@ import { PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyval
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
-import type { TrustedDocumentsMode } from './config';
-import { buildContext, requestMeta, type Context } from './context';
-import type { AuthUser } from './domain/auth-user';
-import { DomainError, HttpError, PersistedDocumentError, normalizeError } from './errors';
-import { isStaff } from './graphql-limits';
+import type { TrustedDocumentsMode } from '../platform/config';
+import { buildContext, requestMeta, type Context } from '../http/context';
+import type { AuthUser } from '../domain/auth-user';
+import { DomainError, HttpError, PersistedDocumentError, normalizeError } from '../http/errors';
+import { isStaff } from './limits';
 import { PERSISTED_QUERY_TTL_SECONDS } from './persisted-queries';
-import { fromRoot } from './paths';
-import type { Services } from './services';
+import { fromRoot } from '../platform/paths';
+import type { Services } from '../services';
 
 /** The client SDK's manifest (`npm run codegen`): `sha256:<hex>` → the document text that hashes to it. */
 export const PERSISTED_DOCUMENTS_PATH = fromRoot('client', 'src', 'gql', 'persisted-documents.json');
@@ -148,7 +148,7 @@ export function trustedDocuments(
   services: Services,
   logger: Logger,
 ): Pick<ApolloServerOptions<Context>, 'persistedQueries'> & { handlers: RequestHandler[]; socketDocuments: SocketDocuments } {
-  // `registered` is the shared APQ store (Redis when configured: src/persisted-queries.ts).
+  // `registered` is the shared APQ store (Redis when configured: src/graphql/persisted-queries.ts).
   const ttl = PERSISTED_QUERY_TTL_SECONDS;
   if (mode === 'off') {
     return { persistedQueries: { cache: registered, ttl }, handlers: [persistedQueryCheck], socketDocuments: socketDocuments(mode, new Map(), registered) };
