@@ -197,8 +197,17 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, strictTransportSecurity: false }));
   const hsts = helmet.strictTransportSecurity();
   app.use((req, res, next) => (req.secure ? hsts(req, res, next) : next()));
+  // pino-http writes its one line per request at info (5xx included); below that level it would only
+  // build a child logger per request (serializing and redacting the request) that nothing writes to.
+  // The request id, which it would assign, is assigned alike either way.
   app.use(
-    pinoHttp({ logger, genReqId: requestIdFor, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }),
+    logger.isLevelEnabled('info')
+      ? pinoHttp({
+          logger,
+          genReqId: requestIdFor,
+          autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
+        })
+      : (req: Request, res: Response, next: NextFunction) => ((req.id = requestIdFor(req, res)), next()),
   );
   app.use(requestIdScope);
   // CORS for the dashboard's origins only (none by default). Bearer tokens, not cookies: no credentials.
