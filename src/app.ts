@@ -15,6 +15,7 @@ import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './bounded-cache';
+import { fixedDocumentsExecutor, printedDocuments } from './compiled-execution';
 import type { Config } from './config';
 import { buildContext, requestMeta, type Context } from './context';
 import type { Database } from './db/database';
@@ -50,7 +51,7 @@ import { RedisHealth, closeRedis } from './services/redis';
 import { attachSubscriptions, type SubscriptionServer } from './subscriptions';
 import { CHANGE_CHANNEL } from './services/change-feed';
 import type { NotifyListener } from './db/notify-listener';
-import { trustedDocuments } from './trusted-documents';
+import { loadPersistedDocuments, trustedDocuments } from './trusted-documents';
 import { graphqlUploads } from './uploads';
 
 const DOCS_PAGE = `<!doctype html>
@@ -237,8 +238,10 @@ export async function createGateway(config: Config, db: Database, services: Serv
   const whenReady = (_req: Request, res: Response, next: NextFunction) => (migrated ? next() : sendError(res, new ServiceUnavailableError(), logger));
 
   const trusted = trustedDocuments(config.trustedDocuments, persistedQueryCache(services.redis, config.redisKeyPrefix, logger), services, logger);
+  const operations = loadOperations();
   const apollo = new ApolloServer<Context>({
-    schema,
+    // The schema, with the gateway's fixed documents (the SDK's persisted ones, the REST routes') run compiled.
+    gateway: fixedDocumentsExecutor(schema, [...loadPersistedDocuments().values(), ...printedDocuments(operations.values())]),
     persistedQueries: trusted.persistedQueries,
     // Analysts explore in Apollo Sandbox, in production too; limitsPlugin refuses introspection to others there.
     introspection: true,
@@ -291,7 +294,6 @@ export async function createGateway(config: Config, db: Database, services: Serv
         buildContext(services, req.headers.authorization, requestMeta(req)).catch((err: unknown) => Promise.reject(withHttpStatus(err))),
     }),
   );
-  const operations = loadOperations();
   const openapi = buildOpenApi(schema, operations, routeTable);
   api.get('/api/v1/openapi.json', (_req, res) => void res.json(openapi));
   // Interactive reference: Swagger UI from the installed swagger-ui-dist package, no CDN.

@@ -16,13 +16,13 @@ import {
 import { buildContext, type Context } from '../src/context';
 import { errorCode } from '../src/errors';
 import { loadOperations } from '../src/rest/operations';
-import { compileExecution } from '../src/rest/route';
+import { compileExecution } from '../src/compiled-execution';
 import { PERSISTED_DOCUMENTS_PATH, loadPersistedDocuments } from '../src/trusted-documents';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 /**
  * Every fixed document the gateway runs (each REST route's operation and each SDK operation of the
- * persisted-documents manifest) gives the same answer compiled (graphql-jit, src/rest/route.ts) as
+ * persisted-documents manifest) gives the same answer compiled (graphql-jit, src/compiled-execution.ts) as
  * interpreted by graphql-js: the same data and the same errors (message, path, code), for a guest
  * and for each role. Queries run with sample variables (ids 1, page 1, the first enum value, …),
  * which reach both found and not-found paths; mutations run as a guest only, so neither execution
@@ -69,11 +69,11 @@ function sample(type: GraphQLInputType, name: string): unknown {
   }
 }
 
-/** What a client sees of an answer: data, and each error's message, path and code. */
+/** What a client sees of an answer: data, and each error's message, path, locations and code. */
 function answer(result: ExecutionResult) {
   return {
     data: JSON.parse(JSON.stringify(result.data ?? null)) as unknown,
-    errors: (result.errors ?? []).map((e) => ({ message: e.message, path: e.path, code: errorCode(e) })),
+    errors: (result.errors ?? []).map((e) => ({ message: e.message, path: e.path, locations: e.locations, code: errorCode(e) })),
   };
 }
 

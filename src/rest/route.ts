@@ -1,17 +1,14 @@
 import {
   GraphQLObjectType,
   Kind,
-  execute,
   getNamedType,
   validate,
   type DocumentNode,
-  type ExecutionResult,
   type FragmentDefinitionNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { PromiseOrValue } from 'graphql/jsutils/PromiseOrValue';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { compileExecution } from '../compiled-execution';
 import type { Context } from '../context';
 import { InternalError, NotFoundError } from '../errors';
 import { present } from '../invariant';
@@ -119,28 +116,6 @@ export function idParam(raw: string | undefined): number {
   if (!raw || !/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2147483647) throw new NotFoundError();
   return Number(raw);
 }
-
-/**
- * A fixed document compiled once into a function (graphql-jit) rather than interpreted by
- * graphql-js on every request: the same resolvers (type-graphql's authorization, validation and
- * middlewares live in them), the same errors with their original errors (the error boundary reads
- * those), the same leaf serialization. test/compiled-execution.test.ts runs every route's
- * operation both ways and compares the answers.
- */
-export function compileExecution(schema: GraphQLSchema, document: DocumentNode, name: string): CompiledExecution {
-  const compiled = compileQuery(schema, document);
-  if (!isCompiledQuery(compiled)) throw new Error(`${name}: ${(compiled.errors ?? []).map((e) => e.message).join('; ')}`);
-  return async (root, context, variables) => {
-    const result = await compiled.query(root, context, variables);
-    // Errors without a path are request errors (variables that do not fit their types): nothing has
-    // run yet, so graphql-js runs it again to report them in its own words, as on every other path.
-    if (result.errors?.length && result.errors.every((e) => e.path === undefined))
-      return execute({ schema, document, rootValue: root, contextValue: context, variableValues: variables });
-    return result;
-  };
-}
-
-export type CompiledExecution = (root: unknown, context: Context, variables: Record<string, unknown>) => PromiseOrValue<ExecutionResult>;
 
 /** Parses and validates the document once, at start-up; a route that does not fit the schema fails the boot. */
 export function compileRoute(schema: GraphQLSchema, operations: Map<string, DocumentNode>, r: RestRoute<unknown>): CompiledRoute {
