@@ -85,8 +85,7 @@ export function toGraphQLError(e: DomainError, extensions: Record<string, unknow
 /** The `extensions.code` anything thrown ends up with on the GraphQL face. */
 export function errorCode(err: unknown): string {
   const e = normalizeError(err);
-  // graphql-jit's errors (compiled REST documents, src/rest/route.ts) may carry no extensions.
-  return e instanceof DomainError ? e.code : String(e.extensions?.code ?? 'INTERNAL_SERVER_ERROR');
+  return e instanceof DomainError ? e.code : String(e.extensions.code ?? 'INTERNAL_SERVER_ERROR');
 }
 
 /** A GraphQL-shaped answer for a request refused before Apollo saw it (upload, body parser). */
@@ -154,7 +153,7 @@ export function normalizeError(err: unknown): DomainError | GraphQLError {
   if (isDatabaseUnavailable(inner)) return new ServiceUnavailableError();
   // Request errors (syntax, validation, variable values that a scalar refused) are the client's:
   // they keep the code GraphQL gave them instead of being masked as a server failure.
-  if (err instanceof GraphQLError && err.path === undefined && CLIENT_CODES.has(String(err.extensions?.code))) return err;
+  if (err instanceof GraphQLError && err.path === undefined && CLIENT_CODES.has(String(err.extensions.code))) return err;
   if (inner instanceof GraphQLError && !inner.originalError) return inner;
   return new InternalError();
 }
