@@ -15,6 +15,7 @@ import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './platform/bounded-cache';
+import { fixedDocumentsExecutor, printedDocuments } from './graphql/compiled-execution';
 import type { Config } from './platform/config';
 import { buildContext, requestMeta, type Context } from './http/context';
 import type { Database } from './db/database';
@@ -50,7 +51,7 @@ import { RedisHealth, closeRedis } from './services/redis';
 import { attachSubscriptions, subscriptionsOverWebSocketOnly, type SubscriptionServer } from './graphql/subscriptions';
 import { CHANGE_CHANNEL } from './services/change-feed';
 import type { NotifyListener } from './db/notify-listener';
-import { trustedDocuments, type SocketDocuments } from './graphql/trusted-documents';
+import { loadPersistedDocuments, trustedDocuments, type SocketDocuments } from './graphql/trusted-documents';
 import { graphqlUploads } from './graphql/uploads';
 
 const DOCS_PAGE = `<!doctype html>
@@ -197,8 +198,17 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, strictTransportSecurity: false }));
   const hsts = helmet.strictTransportSecurity();
   app.use((req, res, next) => (req.secure ? hsts(req, res, next) : next()));
+  // pino-http writes its one line per request at info (5xx included); below that level it would only
+  // build a child logger per request (serializing and redacting the request) that nothing writes to.
+  // The request id, which it would assign, is assigned alike either way.
   app.use(
-    pinoHttp({ logger, genReqId: requestIdFor, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' } }),
+    logger.isLevelEnabled('info')
+      ? pinoHttp({
+          logger,
+          genReqId: requestIdFor,
+          autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
+        })
+      : (req: Request, res: Response, next: NextFunction) => ((req.id = requestIdFor(req, res)), next()),
   );
   app.use(requestIdScope);
   // CORS for the dashboard's origins only (none by default). Bearer tokens, not cookies: no credentials.
@@ -228,8 +238,10 @@ export async function createGateway(config: Config, db: Database, services: Serv
   const whenReady = (_req: Request, res: Response, next: NextFunction) => (migrated ? next() : sendError(res, new ServiceUnavailableError(), logger));
 
   const trusted = trustedDocuments(config.trustedDocuments, persistedQueryCache(services.redis, config.redisKeyPrefix, logger), services, logger);
+  const operations = loadOperations();
   const apollo = new ApolloServer<Context>({
-    schema,
+    // The schema, with the gateway's fixed documents (the SDK's persisted ones, the REST routes') run compiled.
+    gateway: fixedDocumentsExecutor(schema, [...loadPersistedDocuments().values(), ...printedDocuments(operations.values())]),
     persistedQueries: trusted.persistedQueries,
     // Analysts explore in Apollo Sandbox, in production too; limitsPlugin refuses introspection to others there.
     introspection: true,
@@ -283,7 +295,6 @@ export async function createGateway(config: Config, db: Database, services: Serv
         buildContext(services, req.headers.authorization, requestMeta(req)).catch((err: unknown) => Promise.reject(withHttpStatus(err))),
     }),
   );
-  const operations = loadOperations();
   const openapi = buildOpenApi(schema, operations, routeTable);
   api.get('/api/v1/openapi.json', (_req, res) => void res.json(openapi));
   // Interactive reference: Swagger UI from the installed swagger-ui-dist package, no CDN.

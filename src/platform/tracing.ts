@@ -10,6 +10,9 @@ import type { NodeSDK } from '@opentelemetry/sdk-node';
 
 const enabled = Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 
+/** Whether spans are recorded: compiled execution (src/graphql/compiled-execution.ts) steps aside for the GraphQL instrumentation. */
+export const tracingEnabled = enabled;
+
 // A synchronous require on purpose: the instrumentations must be registered before main's imports run.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sdk: NodeSDK | undefined = enabled ? (require('./tracing-sdk') as typeof import('./tracing-sdk')).startTracing() : undefined;

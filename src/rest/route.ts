@@ -1,7 +1,6 @@
 import {
   GraphQLObjectType,
   Kind,
-  execute,
   getNamedType,
   validate,
   type DocumentNode,
@@ -9,6 +8,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { compileExecution } from '../graphql/compiled-execution';
 import type { Context } from '../http/context';
 import { InternalError, NotFoundError } from '../http/errors';
 import { present } from '../platform/invariant';
@@ -123,6 +123,7 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
   if (!document) throw new Error(`${r.method} ${r.path}: no operation named ${r.operation}`);
   const problems = validate(schema, document);
   if (problems.length) throw new Error(`${r.method} ${r.path}: ${problems.map((p) => p.message).join('; ')}`);
+  const execute = compileExecution(schema, document, `${r.method} ${r.path}`);
   const op = present(
     document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION),
     r.operation,
@@ -169,7 +170,7 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
     async run(ctx, input, url) {
       const variableValues = coerce((r.variables?.(input) ?? {}) as Record<string, unknown>, source);
       const root: FileRoot = { files: [] };
-      const result = await execute({ schema, document, contextValue: ctx, variableValues, rootValue: root });
+      const result = await execute(root, ctx, variableValues);
       if (result.errors?.length) throw result.errors[0];
       if (r.download) {
         if (!root.files[0]) throw new InternalError(); // the operation's field lacks @UseMiddleware(HandOverFile)

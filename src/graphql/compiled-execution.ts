@@ -1,0 +1,76 @@
+import type { ApolloServerOptionsWithGateway } from '@apollo/server';
+import { GraphQLError, Kind, execute, parse, print, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { PromiseOrValue } from 'graphql/jsutils/PromiseOrValue';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import type { Context } from '../http/context';
+import { tracingEnabled } from '../platform/tracing';
+
+export type CompiledExecution = (root: unknown, context: Context, variables: Record<string, unknown>) => PromiseOrValue<ExecutionResult>;
+
+/**
+ * A fixed document compiled once into a function (graphql-jit) rather than interpreted by
+ * graphql-js on every request: the same resolvers (type-graphql's authorization, validation and
+ * middlewares live in them), the same leaf serialization, and errors rebuilt as graphql-js's own
+ * (same message, path, locations and original error, which the error boundary reads).
+ * test/compiled-execution.test.ts runs every fixed document both ways and compares the answers.
+ * With tracing on (src/platform/tracing.ts) fixed documents run on graphql-js like the rest.
+ */
+export function compileExecution(schema: GraphQLSchema, document: DocumentNode, name: string): CompiledExecution {
+  // OpenTelemetry's GraphQL spans (execute, resolvers) come from patching graphql-js: traced, it runs there.
+  if (tracingEnabled) return (root, context, variables) => execute({ schema, document, rootValue: root, contextValue: context, variableValues: variables });
+  const compiled = compileQuery(schema, document);
+  if (!isCompiledQuery(compiled)) throw new Error(`${name}: ${(compiled.errors ?? []).map((e) => e.message).join('; ')}`);
+  return async (root, context, variables) => {
+    const result = await compiled.query(root, context, variables);
+    if (!result.errors?.length) return result;
+    // Errors without a path are request errors (variables that do not fit their types): nothing has
+    // run yet, so graphql-js runs it again to report them in its own words, as on every other path.
+    if (result.errors.every((e) => e.path === undefined))
+      return execute({ schema, document, rootValue: root, contextValue: context, variableValues: variables });
+    return { ...result, errors: result.errors.map(asGraphQLJsError) };
+  };
+}
+
+/** graphql-jit's error as graphql-js builds it (Apollo reads `extensions`, which jit leaves unset without an original error). */
+function asGraphQLJsError(e: GraphQLError): GraphQLError {
+  const error = new GraphQLError(e.message, { path: e.path, originalError: e.originalError ?? undefined, extensions: e.extensions });
+  (error as { locations?: GraphQLError['locations'] }).locations = e.locations;
+  return error;
+}
+
+/**
+ * Apollo Server's executor (its `gateway` hook, the one place it lets the executor be chosen): a
+ * request whose text is one of the gateway's fixed documents — the client SDK's persisted documents
+ * and the REST route table's operations as printed — runs compiled; every other document (free-form
+ * queries) runs on graphql-js, as Apollo itself would run it. Limits, validation, plugins, context
+ * and formatError are Apollo's as before: only the execution step is chosen here.
+ */
+export function fixedDocumentsExecutor(schema: GraphQLSchema, texts: Iterable<string>): ApolloServerOptionsWithGateway<Context>['gateway'] {
+  const compiled = new Map<string, { operationName: string | undefined; run: CompiledExecution }>();
+  for (const text of texts) {
+    const document = parse(text);
+    const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    if (operations.length !== 1 || operations[0].operation === 'subscription') continue;
+    compiled.set(text, { operationName: operations[0].name?.value, run: compileExecution(schema, document, operations[0].name?.value ?? text.slice(0, 40)) });
+  }
+  return {
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: '' });
+      return () => undefined;
+    },
+    async load() {
+      return {
+        async executor(request) {
+          const { variables, operationName } = request.request;
+          const fixed = request.source === undefined ? undefined : compiled.get(request.source);
+          if (fixed && (!operationName || operationName === fixed.operationName)) return fixed.run(undefined, request.context as Context, variables ?? {});
+          return execute({ schema, document: request.document, contextValue: request.context, variableValues: variables, operationName });
+        },
+      };
+    },
+    async stop() {},
+  };
+}
+
+/** The REST route table's documents as a client would send them (graphql-js `print`). */
+export const printedDocuments = (documents: Iterable<DocumentNode>) => [...documents].map((d) => print(d));
