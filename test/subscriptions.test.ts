@@ -407,6 +407,12 @@ describe('limits, answered by the protocol', () => {
     const silent = rawSocket(url);
     await silent.opened;
     expect((await silent.closed).code).toBe(4408);
+
+    // A message only servers send (found by the fuzz test below: it was 4500, an internal error).
+    const confused = rawSocket(url);
+    await confused.opened;
+    confused.ws.send(JSON.stringify({ type: 'next', id: ' ', payload: {} }));
+    expect((await confused.closed).code).toBe(4400);
   });
 
   it('malformed frames get a 44xx close or an error message, never a crash or an internal error; the gateway serves on (fast-check)', async () => {
