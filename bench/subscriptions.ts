@@ -164,6 +164,7 @@ export async function runSubscriptions(opts: SubscriptionsOptions, tools: BenchT
   let missing = 0;
   let busyMs = 0;
   const cpuBeforeMs = await tools.cpuMs(pid);
+  const queriesBefore = await tools.metricValue(gateway.base, 'db_queries_sent');
   for (let round = 0; round < opts.rounds; round++) {
     const title = `bench-fanout-${process.pid}-${round}`;
     let done = () => {};
@@ -187,11 +188,13 @@ export async function runSubscriptions(opts: SubscriptionsOptions, tools: BenchT
   }
   // The gateway's own CPU per delivered event (loading, executing and sending it; the NOTIFY and session checks shared).
   const gatewayCpuPerEventMs = ((await tools.cpuMs(pid)) - cpuBeforeMs) / Math.max(delivered, 1);
+  // The statements the gateway sent per commit: the subscribers' session check and the loads of what changed.
+  const queriesPerCommit = ((await tools.metricValue(gateway.base, 'db_queries_sent')) - queriesBefore) / opts.rounds;
   lags.sort((a, b) => a - b);
   const eventsPerSecond = busyMs > 0 ? (delivered / busyMs) * 1000 : NaN;
   console.log(
     `Fan-out: ${opts.rounds} commits × ${expectedPerRound} subscribers: ${delivered} delivered, ${missing} missing; ${eventsPerSecond.toFixed(0)} events/s; ` +
-      `lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms, max ${lags.at(-1)} ms; gateway CPU ${gatewayCpuPerEventMs.toFixed(2)} ms per event; ` +
+      `lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms, max ${lags.at(-1)} ms; gateway CPU ${gatewayCpuPerEventMs.toFixed(2)} ms per event, ${queriesPerCommit.toFixed(1)} statements per commit; ` +
       `closes and errors since the idle phase: ${JSON.stringify(Object.fromEntries([...refusals].map(([k, n]) => [k, n - (refusedWhileIdle.get(k) ?? 0)]).filter(([, n]) => n)))}`,
   );
 
@@ -220,6 +223,7 @@ export async function runSubscriptions(opts: SubscriptionsOptions, tools: BenchT
       eventsPerSecond,
       lagMs: { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) },
       gatewayCpuPerEventMs,
+      queriesPerCommit,
     },
   });
   console.log(`\nWrote ${file}`);

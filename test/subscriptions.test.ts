@@ -4,6 +4,7 @@ import { createTestUnit } from './support/fixtures';
 import { eventually } from './support/eventually';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 import { closeCode, liveClient, rawSocket, type LiveClient } from './support/live';
+import { changes } from '../src/services/change-feed';
 import { notify } from '../src/services/notification.service';
 import { SUBSCRIPTION_LIMITS } from '../src/graphql/subscriptions';
 import { budget } from './support/time-budget';
@@ -142,6 +143,37 @@ describe('events', () => {
     expect(staff.results[1].data?.investmentRequestUpdated).toMatchObject({ id: theirs.id, investorId: otherId });
     expect(myRequests.results).toHaveLength(1);
     expect(myNotifications.results).toHaveLength(1);
+  });
+
+  it('one commit with two investors’ changes: each reaches its owner and both staff subscribers, loaded with one query for all of them', async () => {
+    const unit = await makeUnit();
+    const mine = await pendingInvestment(investorId, unit.id);
+    const theirs = await pendingInvestment(otherId, unit.id);
+    const base = subscribers();
+    const [investor, other, analyst, admin] = [investorToken, otherToken, analystToken, adminToken].map((token) =>
+      connect(token).subscribe<{ investmentRequestUpdated: { id: number; investorId: number } }>(REQUEST_UPDATED),
+    );
+    await eventually(async () => subscribers() === base + 4);
+    const load = jest.spyOn(t.services.investmentRequests.live, 'load');
+    try {
+      const mineChange = { type: 'investment_request', id: mine.id, investorId } as const;
+      const theirChange = { type: 'investment_request', id: theirs.id, investorId: otherId } as const;
+      await t.db.prisma.$transaction((tx) => changes.publish(tx, mineChange, theirChange));
+      // Then one commit for each owner: had the first reached the wrong investor, it would stand before these.
+      await t.db.prisma.$transaction((tx) => changes.publish(tx, mineChange));
+      await t.db.prisma.$transaction((tx) => changes.publish(tx, theirChange));
+      await eventually(
+        async () => [investor, other, analyst, admin].every((sub) => sub.results.length >= 2) && analyst.results.length >= 4 && admin.results.length >= 4,
+      );
+      const ids = (sub: typeof investor) => sub.results.map((r) => r.data?.investmentRequestUpdated.id);
+      expect(ids(investor)).toEqual([mine.id, mine.id]);
+      expect(ids(other)).toEqual([theirs.id, theirs.id]);
+      expect(ids(analyst)).toEqual([mine.id, theirs.id, mine.id, theirs.id]);
+      expect(ids(admin)).toEqual([mine.id, theirs.id, mine.id, theirs.id]);
+      expect(load.mock.calls).toEqual([[[mine.id, theirs.id]], [[mine.id]], [[theirs.id]]]);
+    } finally {
+      load.mockRestore();
+    }
   });
 
   it('a refused or rolled-back money request sends nothing', async () => {
@@ -375,6 +407,12 @@ describe('limits, answered by the protocol', () => {
     const silent = rawSocket(url);
     await silent.opened;
     expect((await silent.closed).code).toBe(4408);
+
+    // A message only servers send (found by the fuzz test below: it was 4500, an internal error).
+    const confused = rawSocket(url);
+    await confused.opened;
+    confused.ws.send(JSON.stringify({ type: 'next', id: ' ', payload: {} }));
+    expect((await confused.closed).code).toBe(4400);
   });
 
   it('malformed frames get a 44xx close or an error message, never a crash or an internal error; the gateway serves on (fast-check)', async () => {

@@ -14,11 +14,6 @@ export function pinToPrimary(): void {
   pinned.enterWith(true);
 }
 
-/** Runs `fn` with its reads on the primary: a live update loads a change just committed there, which a replica may not have yet. */
-export function onPrimary<T>(fn: () => T): T {
-  return pinned.run(true, fn);
-}
-
 /**
  * Where list, detail and aggregate reads go (DATABASE_READ_URLS): the replicas in turn, the
  * primary after pinToPrimary() or when there are none. Routing is opt-in: a service asks for

@@ -15,7 +15,7 @@ import {
   type GraphQLFormattedError,
   type GraphQLSchema,
 } from 'graphql';
-import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
+import { CloseCode, MessageType, handleProtocols, makeServer, parseMessage } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { buildContext, type Context, type RequestMeta } from '../http/context';
@@ -313,7 +313,10 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
           socket.on('message', (data) => {
             if (socket.readyState !== socket.OPEN) return;
             if (!takeToken(conn)) return close(conn, TOO_MANY, 'Too many messages');
-            cb(String(data)).catch((err: unknown) => {
+            const text = String(data);
+            cb(text).catch((err: unknown) => {
+              // graphql-ws throws on a well-formed message only servers send (next, error, connection_ack): the client's fault.
+              if (sentByServersOnly(text)) return close(conn, CloseCode.BadRequest, 'Unexpected message type');
               // The database failing (at connection_init or a session check) is temporary: 1013, which clients retry.
               if (normalizeError(err) instanceof ServiceUnavailableError) {
                 logger.warn({ err }, 'WebSocket message: database unavailable');
@@ -414,6 +417,16 @@ function batchedSessionCheck(liveSessions: (ids: string[]) => Promise<Set<string
     batch.ids.add(sessionId);
     return batch.live.then((live) => live.has(sessionId));
   };
+}
+
+const SERVER_MESSAGES = new Set<string>([MessageType.ConnectionAck, MessageType.Next, MessageType.Error]);
+
+function sentByServersOnly(text: string): boolean {
+  try {
+    return SERVER_MESSAGES.has(parseMessage(text).type);
+  } catch {
+    return false;
+  }
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

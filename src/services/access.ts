@@ -12,6 +12,12 @@ export function ownerScope(user: AuthUser): { investorId?: number } {
   return user.role === Role.INVESTOR ? { investorId: user.investorId ?? -1 } : {};
 }
 
+/** ownerScope as a test of one record's owner (for records loaded for several users at once: live updates). */
+export function mayRead(user: AuthUser, investorId: number): boolean {
+  const scope = ownerScope(user);
+  return scope.investorId === undefined || scope.investorId === investorId;
+}
+
 /** Operations an investor performs on their own account (staff have no portfolio). */
 export function requireInvestor(user: AuthUser): number {
   if (user.role !== Role.INVESTOR || user.investorId === null) throw new ForbiddenError();

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { AuthUser } from '../domain/auth-user';
-import { NotFoundError } from '../domain/errors';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
 
@@ -8,8 +7,9 @@ import { Role } from '../generated/prisma/enums';
  * The change feed: what changed, told to every gateway instance once the change has committed
  * (live updates, docs/api.md "Subscriptions"). Services call `changes.publish(tx, …)` inside the
  * transaction of the change; it is a PostgreSQL NOTIFY, which the server delivers at commit and
- * never for a rollback. A notification carries ids only: each instance loads what a subscriber
- * sees through the same services and ownership rules as the queries.
+ * never for a rollback. A notification carries ids only: each instance loads the changed records
+ * once per notification through the services and shows each subscriber what the services'
+ * ownership rules (the queries' own) let it see.
  */
 
 /** The one channel every instance LISTENs on. */
@@ -29,7 +29,6 @@ export type Change = z.infer<typeof change>;
 export type ChangeType = Change['type'];
 /** The changes a subscriber watches: every type but the session ones. */
 export type WatchedType = Exclude<ChangeType, 'sessions_revoked'>;
-type ChangeOf<T extends ChangeType> = Extract<Change, { type: T }>;
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; the envelope takes the rest. */
 const MAX_CHUNK_BYTES = 7000;
@@ -149,8 +148,58 @@ function routeKey(type: WatchedType, user: AuthUser): string {
   }
 }
 
-function ownerKey(c: Exclude<Change, { type: 'sessions_revoked' }>): string {
+type WatchedChange = Exclude<Change, { type: 'sessions_revoked' }>;
+
+function ownerKey(c: WatchedChange): string {
   return `${c.type}:${c.type === 'notification' ? c.userId : c.investorId}`;
+}
+
+/** What a change of its type is loaded by: its record's id, or the investor's for a KYC state. */
+const recordKey = (c: WatchedChange) => (c.type === 'kyc_status' ? c.investorId : c.id);
+
+/** A changed record and whom it belongs to (a user id for notifications, an investor id otherwise). */
+export interface Owned<V> {
+  owner: number;
+  view: V;
+}
+
+/**
+ * How a service gives its changed records to live subscribers: loaded once per notification for
+ * all of them, each then shown to a subscriber only if the service's own ownership rule (the one
+ * its queries apply in their `where`) lets that user see the owner's records.
+ */
+export interface LiveSource<V> {
+  /** The records of these keys (ids; investor ids for KYC states) in one query, on the primary (a replica may not have the commit yet). Missing ones are absent. */
+  load(keys: number[]): Promise<Map<number, Owned<V>>>;
+  /** Whether `user` may see a record of `owner`'s. */
+  visible(user: AuthUser, owner: number): boolean;
+}
+
+/**
+ * The changes of one notification, loaded lazily once per source for every subscriber it reaches:
+ * a commit fanned out to a thousand subscribers costs one query per type, not a thousand.
+ */
+class Batch {
+  private readonly loads = new Map<LiveSource<unknown>, Promise<Map<number, Owned<unknown>>>>();
+
+  constructor(
+    readonly at: number,
+    private readonly list: readonly WatchedChange[],
+  ) {}
+
+  rows<V>(type: WatchedType, source: LiveSource<V>): Promise<Map<number, Owned<V>>> {
+    let rows = this.loads.get(source);
+    if (!rows) {
+      const keys = [...new Set(this.list.filter((c) => c.type === type).map(recordKey))];
+      this.loads.set(source, (rows = source.load(keys)));
+    }
+    return rows as Promise<Map<number, Owned<V>>>;
+  }
+}
+
+interface Pending {
+  batch: Batch;
+  change: WatchedChange;
 }
 
 /**
@@ -158,7 +207,7 @@ function ownerKey(c: Exclude<Change, { type: 'sessions_revoked' }>): string {
  * subscribers it may concern (an index by owner, so a change costs its own subscribers, not all).
  */
 export class ChangeFeed {
-  private readonly routes = new Map<string, Set<Mailbox<Delivery<Change>>>>();
+  private readonly routes = new Map<string, Set<Mailbox<Pending>>>();
   private readonly revocationHandlers = new Set<(userId: number) => void>();
 
   /**
@@ -167,12 +216,14 @@ export class ChangeFeed {
    */
   receive(payload: string): Change[] {
     const { at, changes: list } = notification.parse(JSON.parse(payload));
+    const watched: WatchedChange[] = [];
     for (const c of list) {
-      if (c.type === 'sessions_revoked') {
-        for (const handler of this.revocationHandlers) handler(c.userId);
-        continue;
-      }
-      for (const key of [ownerKey(c), `${c.type}:*`]) for (const box of this.routes.get(key) ?? []) box.push({ at, value: c });
+      if (c.type === 'sessions_revoked') for (const handler of this.revocationHandlers) handler(c.userId);
+      else watched.push(c);
+    }
+    const batch = new Batch(at, watched);
+    for (const change of watched) {
+      for (const key of [ownerKey(change), `${change.type}:*`]) for (const box of this.routes.get(key) ?? []) box.push({ batch, change });
     }
     return list;
   }
@@ -184,14 +235,15 @@ export class ChangeFeed {
   }
 
   /**
-   * The changes of `type` that `user` may be told of, each loaded by `load` as `user` (the services'
-   * ownership rules apply: what they answer NOT_FOUND is skipped, never sent) once `authorize` agrees.
+   * The changes of `type` that `user` may be told of, once `authorize` agrees: each loaded by
+   * `source` with the rest of its notification (once for every subscriber) and skipped, never sent,
+   * when it is gone or the source's ownership rule does not let `user` see it.
    */
-  watch<T extends WatchedType, V>(user: AuthUser, type: T, load: (change: ChangeOf<T>) => Promise<V>, options: WatchOptions): LiveStream<V> {
+  watch<V>(user: AuthUser, type: WatchedType, source: LiveSource<V>, options: WatchOptions): LiveStream<V> {
     const key = routeKey(type, user);
     let set = this.routes.get(key);
     if (!set) this.routes.set(key, (set = new Set()));
-    const box: Mailbox<Delivery<Change>> = new Mailbox(options, () => {
+    const box: Mailbox<Pending> = new Mailbox(options, () => {
       set.delete(box);
       if (set.size === 0) this.routes.delete(key);
     });
@@ -202,11 +254,9 @@ export class ChangeFeed {
           const item = await box.next();
           if (item.done) return { value: undefined, done: true };
           if (!(await options.authorize())) continue;
-          try {
-            return { value: { at: item.value.at, value: await load(item.value.value as ChangeOf<T>) }, done: false };
-          } catch (err) {
-            if (!(err instanceof NotFoundError)) throw err;
-          }
+          const { batch, change } = item.value;
+          const row = (await batch.rows(type, source)).get(recordKey(change));
+          if (row && source.visible(user, row.owner)) return { value: { at: batch.at, value: row.view }, done: false };
         }
       },
       async return() {

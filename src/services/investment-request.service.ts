@@ -6,7 +6,7 @@ import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { returning } from '../db/returning';
 import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate } from './pagination';
-import { ownerScope, requireInvestor } from './access';
+import { mayRead, ownerScope, requireInvestor } from './access';
 import { Decimal, dec, type DecimalInput } from '../domain/money';
 import { availabilityAfterInvestment, investmentShare } from '../domain/money-rules';
 import { assertKycApproved } from './kyc.service';
@@ -16,7 +16,7 @@ import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
-import { changes } from './change-feed';
+import { changes, type LiveSource } from './change-feed';
 
 type Tx = PrismaNs.TransactionClient;
 
@@ -73,6 +73,15 @@ export class InvestmentRequestService {
     private readonly prisma: Prisma,
     private readonly reads: ReadReplicas,
   ) {}
+
+  /** Changed requests for live subscribers: investors their own, staff every investor's (the rule of `get`). */
+  readonly live: LiveSource<InvestmentRequestView> = {
+    load: async (ids) => {
+      const rows = await this.prisma.investmentRequest.findMany({ where: { id: { in: ids } }, select: SELECT });
+      return new Map(rows.map((view) => [view.id, { owner: view.investorId, view }]));
+    },
+    visible: mayRead,
+  };
 
   /** Newest first (created_at, then id, both descending). */
   async list(user: AuthUser, filter: InvestmentRequestFilterInput | null | undefined, page?: number | null, perPage?: number | null) {

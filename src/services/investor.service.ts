@@ -55,8 +55,11 @@ export type InvestorView = Omit<Row, 'user'> & Row['user'] & { kycStatus: KycSta
  */
 export function investorScope(user: AuthUser) {
   const { investorId } = ownerScope(user);
-  return { ...(investorId === undefined ? {} : { id: investorId }), user: { deletedAt: null } };
+  return { ...(investorId === undefined ? {} : { id: investorId }), ...LIVE_INVESTORS };
 }
+
+/** The investors anyone may see at all: those whose account is not deleted (the owner part is ownerScope's). */
+export const LIVE_INVESTORS = { user: { deletedAt: null } };
 
 export class InvestorService {
   constructor(private readonly reads: ReadReplicas) {}

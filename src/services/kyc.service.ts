@@ -5,16 +5,16 @@ import type { Prisma } from '../db/database';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { KycDocumentStatus, NotificationType, type KycDocumentType } from '../generated/prisma/enums';
-import { ownerScope, requireInvestor } from './access';
+import { mayRead, ownerScope, requireInvestor } from './access';
 import { UNPAGED_LIST_MAX } from './listing';
 import type { DownloadFile, DownloadService } from './download.service';
-import { KycStatus, investorScope, kycStatusOf } from './investor.service';
+import { KycStatus, LIVE_INVESTORS, investorScope, kycStatusOf } from './investor.service';
 import { notify } from './notification.service';
 import { KYC_DOCUMENT, assertTransition, assertUpdated } from './state-machine';
 import type { FileStorage } from './storage/file-storage';
 import { audit, pick } from './audit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
-import { changes } from './change-feed';
+import { changes, type LiveSource } from './change-feed';
 import { UploadInspector, type FileKind, type FileUpload } from './storage/upload';
 
 export interface KycDocumentsFilter {
@@ -96,18 +96,28 @@ export class KycService {
   async status(user: AuthUser, investorId?: number | null) {
     const target = ownerScope(user).investorId ?? investorId;
     if (!target) throw ValidationError.field('investorId', 'The investor id field is required.');
-    if (!(await this.prisma.investor.findFirst({ where: { AND: [{ id: target }, investorScope(user)] }, select: { id: true } }))) throw new NotFoundError();
-    const groups = await this.prisma.kycDocument.groupBy({ by: ['status'], where: { investorId: target }, _count: { _all: true }, _max: { reviewedAt: true } });
-    const count = (s: KycDocumentStatus) => groups.find((g) => g.status === s)?._count._all ?? 0;
-    const reviewed = groups.map((g) => g._max.reviewedAt).filter((d): d is Date => d !== null);
-    return {
-      status: kycStatusOf(groups.map((g) => g.status)),
-      documentsCount: groups.reduce((n, g) => n + g._count._all, 0),
-      approvedCount: count(KycDocumentStatus.APPROVED),
-      pendingCount: count(KycDocumentStatus.PENDING),
-      rejectedCount: count(KycDocumentStatus.REJECTED),
-      lastReviewedAt: reviewed.length ? new Date(Math.max(...reviewed.map((d) => d.getTime()))) : null,
-    };
+    const summary = (await this.statuses([target], investorScope(user))).get(target);
+    if (!summary) throw new NotFoundError();
+    return summary;
+  }
+
+  /** Changed verification states for live subscribers: each investor their own (staff do not subscribe to it). */
+  readonly live: LiveSource<KycStatusSummary> = {
+    load: async (investorIds) => new Map([...(await this.statuses(investorIds, LIVE_INVESTORS))].map(([owner, view]) => [owner, { owner, view }])),
+    visible: mayRead,
+  };
+
+  /** The verification states of the investors of `ids` that `scope` finds, in two queries whatever their number. */
+  private async statuses(ids: number[], scope: PrismaNs.InvestorWhereInput): Promise<Map<number, KycStatusSummary>> {
+    const found = await this.prisma.investor.findMany({ where: { AND: [{ id: { in: ids } }, scope] }, select: { id: true } });
+    if (!found.length) return new Map();
+    const groups = await this.prisma.kycDocument.groupBy({
+      by: ['investorId', 'status'],
+      where: { investorId: { in: found.map((i) => i.id) } },
+      _count: { _all: true },
+      _max: { reviewedAt: true },
+    });
+    return new Map(found.map(({ id }) => [id, summarize(groups.filter((g) => g.investorId === id))]));
   }
 
   /**
@@ -231,5 +241,21 @@ export class KycService {
   }
 }
 
+/** An investor's verification state from their documents' counts per status. */
+function summarize(groups: { status: KycDocumentStatus; _count: { _all: number }; _max: { reviewedAt: Date | null } }[]) {
+  const count = (s: KycDocumentStatus) => groups.find((g) => g.status === s)?._count._all ?? 0;
+  const reviewed = groups.map((g) => g._max.reviewedAt).filter((d): d is Date => d !== null);
+  return {
+    status: kycStatusOf(groups.map((g) => g.status)),
+    documentsCount: groups.reduce((n, g) => n + g._count._all, 0),
+    approvedCount: count(KycDocumentStatus.APPROVED),
+    pendingCount: count(KycDocumentStatus.PENDING),
+    rejectedCount: count(KycDocumentStatus.REJECTED),
+    lastReviewedAt: reviewed.length ? new Date(Math.max(...reviewed.map((d) => d.getTime()))) : null,
+  };
+}
+
+type KycStatusSummary = ReturnType<typeof summarize>;
+
 /** What status() answers, as the GraphQL object type implements it. */
-export type KycStatusSummaryView = Awaited<ReturnType<KycService['status']>>;
+export type KycStatusSummaryView = KycStatusSummary;

@@ -5,7 +5,7 @@ import { NotFoundError } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { PushStatus, type DevicePlatform, type NotificationType } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate, toPage, type Page } from './pagination';
-import { changes } from './change-feed';
+import { changes, type LiveSource } from './change-feed';
 import { writeOnce, type OnceOptions } from './idempotency.service';
 import { formatMoney, type DecimalInput } from '../domain/money';
 
@@ -130,12 +130,24 @@ const deviceTokenOnce = (tx: Pick<PrismaNs.TransactionClient, 'deviceToken'>, us
   },
 });
 
-/** A user's own notifications (staff included: nobody reads another user's) and their push device tokens. */
+/** Whose notifications a user reads: their own only, staff included (nobody reads another user's). */
+const own = (user: AuthUser) => ({ userId: user.id });
+
+/** A user's own notifications and their push device tokens. */
 export class NotificationService {
   constructor(
     private readonly prisma: Prisma,
     private readonly reads: ReadReplicas,
   ) {}
+
+  /** New notifications for live subscribers: each to its recipient only. */
+  readonly live: LiveSource<NotificationView> = {
+    load: async (ids) => {
+      const rows = await this.prisma.notification.findMany({ where: { id: { in: ids } }, select: { ...SELECT, userId: true } });
+      return new Map(rows.map(({ userId, ...view }) => [view.id, { owner: userId, view }]));
+    },
+    visible: (user, owner) => own(user).userId === owner,
+  };
 
   /** Push deliveries still waiting in the outbox (the /metrics backlog gauge), counted on the (status, next_attempt_at) index. */
   pendingPushes(): Promise<number> {
@@ -146,14 +158,14 @@ export class NotificationService {
   async list(user: AuthUser, options: NotificationListOptions, page?: number | null, perPage?: number | null): Promise<Page<NotificationView>> {
     const db = this.reads.client;
     const w = pageWindow(page, perPage);
-    const own = { userId: user.id };
+    const mine = own(user);
     if (!options.unreadFirst || options.unread != null) {
-      const where = { ...own, ...(options.unread == null ? {} : { readAt: options.unread ? null : { not: null } }) };
+      const where = { ...mine, ...(options.unread == null ? {} : { readAt: options.unread ? null : { not: null } }) };
       return paginate(w, pageQuery(db.notification, { where, orderBy: NEWEST_FIRST, select: SELECT }));
     }
     // Two segments (unread, then read) laid end to end; the page window may straddle them.
-    const unreadWhere = { ...own, readAt: null };
-    const readWhere = { ...own, readAt: { not: null } };
+    const unreadWhere = { ...mine, readAt: null };
+    const readWhere = { ...mine, readAt: { not: null } };
     const [unreadTotal, readTotal] = await Promise.all([db.notification.count({ where: unreadWhere }), db.notification.count({ where: readWhere })]);
     const unreadTake = Math.max(Math.min(w.take, unreadTotal - w.skip), 0);
     const readSkip = Math.max(w.skip - unreadTotal, 0);
@@ -168,7 +180,7 @@ export class NotificationService {
 
   async get(user: AuthUser, id: number): Promise<NotificationView> {
     const db = this.reads.client;
-    const row = await db.notification.findFirst({ where: { id, userId: user.id }, select: SELECT });
+    const row = await db.notification.findFirst({ where: { id, ...own(user) }, select: SELECT });
     if (!row) throw new NotFoundError();
     return row;
   }

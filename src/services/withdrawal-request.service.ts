@@ -6,7 +6,7 @@ import { returning } from '../db/returning';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate } from './pagination';
-import { ownerScope, requireInvestor } from './access';
+import { mayRead, ownerScope, requireInvestor } from './access';
 import { HUNDRED, dec, type DecimalInput } from '../domain/money';
 import { availabilityAfterWithdrawal, holdingAfterWithdrawal, withdrawalInvestedAmount, withdrawalPayoutAmount } from '../domain/money-rules';
 import { assertKycApproved } from './kyc.service';
@@ -17,7 +17,7 @@ import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
-import { changes } from './change-feed';
+import { changes, type LiveSource } from './change-feed';
 
 export type WithdrawalRequestFilterInput = RequestFilterInput<WithdrawalRequestStatus>;
 
@@ -107,6 +107,15 @@ export class WithdrawalRequestService {
     private readonly prisma: Prisma,
     private readonly reads: ReadReplicas,
   ) {}
+
+  /** Changed requests for live subscribers: investors their own, staff every investor's (the rule of `get`). */
+  readonly live: LiveSource<WithdrawalRequestView> = {
+    load: async (ids) => {
+      const rows = await this.prisma.withdrawalRequest.findMany({ where: { id: { in: ids } }, select: SELECT });
+      return new Map(rows.map((view) => [view.id, { owner: view.investorId, view }]));
+    },
+    visible: mayRead,
+  };
 
   /** Newest first (created_at, then id, both descending). */
   async list(user: AuthUser, filter: WithdrawalRequestFilterInput | null | undefined, page?: number | null, perPage?: number | null) {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { AuthUser } from '../../src/domain/auth-user';
-import { NotFoundError } from '../../src/domain/errors';
 import type { Prisma } from '../../src/generated/prisma/client';
-import { ChangeFeed, changes, type Change } from '../../src/services/change-feed';
+import { mayRead } from '../../src/services/access';
+import { ChangeFeed, changes, type Change, type LiveSource } from '../../src/services/change-feed';
 
 const investor = (id: number, investorId: number): AuthUser => ({ id, role: 'INVESTOR', investorId, sessionId: 's' });
 const analyst: AuthUser = { id: 99, role: 'ANALYST', investorId: null, sessionId: 's' };
@@ -31,13 +31,29 @@ describe('changes.publish', () => {
   });
 });
 
+/**
+ * A service's live source over rows `id -> owner` (investor or user id), with ownerScope's rule;
+ * records each load's keys.
+ */
+function source(rows: Record<number, number>) {
+  const loads: number[][] = [];
+  const live: LiveSource<number> = {
+    load: async (keys) => {
+      loads.push(keys);
+      return new Map(keys.filter((k) => k in rows).map((k) => [k, { owner: rows[k], view: k }]));
+    },
+    visible: mayRead,
+  };
+  return { live, loads };
+}
+
 describe('ChangeFeed', () => {
   it('routes a change to its owner’s subscribers and to staff, never to another investor', async () => {
     const feed = new ChangeFeed();
-    const load = async (c: { id: number }) => c.id;
-    const mine = feed.watch(investor(1, 10), 'investment_request', load, noOverflow);
-    const theirs = feed.watch(investor(2, 20), 'investment_request', load, noOverflow);
-    const staff = feed.watch(analyst, 'investment_request', load, noOverflow);
+    const { live } = source({ 5: 20, 6: 10 });
+    const mine = feed.watch(investor(1, 10), 'investment_request', live, noOverflow);
+    const theirs = feed.watch(investor(2, 20), 'investment_request', live, noOverflow);
+    const staff = feed.watch(analyst, 'investment_request', live, noOverflow);
     feed.receive(payload({ type: 'investment_request', id: 5, investorId: 20 }, { type: 'investment_request', id: 6, investorId: 10 }));
     expect((await mine.next()).value?.value).toBe(6);
     expect((await theirs.next()).value?.value).toBe(5);
@@ -45,18 +61,42 @@ describe('ChangeFeed', () => {
     expect((await staff.next()).value?.value).toBe(6);
   });
 
-  it('skips what the loader does not find (another’s record), and return() ends a next() that waits', async () => {
+  it('loads a notification’s changes of a type once for all its subscribers, each shown only what the ownership rule lets it see', async () => {
     const feed = new ChangeFeed();
-    const stream = feed.watch(
-      investor(1, 10),
-      'notification',
-      async (c) => {
-        if (c.id === 1) throw new NotFoundError();
-        return c.id;
-      },
-      noOverflow,
+    const { live, loads } = source({ 5: 20, 6: 10, 7: 10, 100: 10, 101: 20 });
+    const owners = [investor(1, 10), investor(2, 20), investor(3, 10)];
+    const streams = [...owners, analyst, analyst].map((user) => feed.watch(user, 'withdrawal_request', live, noOverflow));
+    // The NOTIFY names investor 20 as owner of id 7, but the record says 10: the rule goes by the record.
+    feed.receive(
+      payload(
+        { type: 'withdrawal_request', id: 5, investorId: 20 },
+        { type: 'withdrawal_request', id: 6, investorId: 10 },
+        { type: 'withdrawal_request', id: 7, investorId: 20 },
+      ),
     );
-    feed.receive(payload({ type: 'notification', id: 1, userId: 1 }, { type: 'notification', id: 2, userId: 1 }));
+    // Then one change each investor may see, so that what comes before it is all they were sent.
+    feed.receive(payload({ type: 'withdrawal_request', id: 100, investorId: 10 }, { type: 'withdrawal_request', id: 101, investorId: 20 }));
+    const received = await Promise.all(
+      streams.map(async (stream) => {
+        const got: number[] = [];
+        for (;;) {
+          const value = (await stream.next()).value?.value;
+          if (value === undefined || value >= 100) return got;
+          got.push(value);
+        }
+      }),
+    );
+    expect(received).toEqual([[6], [5], [6], [5, 6, 7], [5, 6, 7]]);
+    expect(loads).toEqual([
+      [5, 6, 7],
+      [100, 101],
+    ]);
+  });
+
+  it('skips what the source does not find (deleted since), and return() ends a next() that waits', async () => {
+    const feed = new ChangeFeed();
+    const stream = feed.watch(investor(1, 10), 'investment_request', source({ 2: 10 }).live, noOverflow);
+    feed.receive(payload({ type: 'investment_request', id: 1, investorId: 10 }, { type: 'investment_request', id: 2, investorId: 10 }));
     expect((await stream.next()).value?.value).toBe(2);
     const waiting = stream.next();
     await stream.return?.();
@@ -66,22 +106,22 @@ describe('ChangeFeed', () => {
 
   it('asks authorize before loading each change: a refused one is never loaded', async () => {
     const feed = new ChangeFeed();
-    const loaded: number[] = [];
+    const { live, loads } = source({ 1: 10, 2: 10 });
     let allowed = false;
-    const stream = feed.watch(investor(1, 10), 'notification', async (c) => (loaded.push(c.id), c.id), { ...noOverflow, authorize: async () => allowed });
-    feed.receive(payload({ type: 'notification', id: 1, userId: 1 }));
+    const stream = feed.watch(investor(1, 10), 'investment_request', live, { ...noOverflow, authorize: async () => allowed });
+    feed.receive(payload({ type: 'investment_request', id: 1, investorId: 10 }));
     const next = stream.next();
     await new Promise((resolve) => setImmediate(resolve));
     allowed = true;
-    feed.receive(payload({ type: 'notification', id: 2, userId: 1 }));
+    feed.receive(payload({ type: 'investment_request', id: 2, investorId: 10 }));
     expect((await next).value?.value).toBe(2);
-    expect(loaded).toEqual([2]);
+    expect(loads).toEqual([[2]]);
   });
 
   it('calls onOverflow once the backlog is full, and drops the change', async () => {
     const feed = new ChangeFeed();
     const overflows: number[] = [];
-    const stream = feed.watch(investor(1, 10), 'kyc_status', async () => 'state', { ...noOverflow, maxPending: 2, onOverflow: () => overflows.push(1) });
+    const stream = feed.watch(investor(1, 10), 'kyc_status', source({ 10: 10 }).live, { ...noOverflow, maxPending: 2, onOverflow: () => overflows.push(1) });
     feed.receive(payload(...Array.from({ length: 4 }, (): Change => ({ type: 'kyc_status', investorId: 10 }))));
     expect(overflows).toHaveLength(2);
     expect((await stream.next()).done).toBe(false);
