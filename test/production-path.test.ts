@@ -5,7 +5,6 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { DEMO_EMAILS, DEMO_PASSWORD } from '../src/db/seed';
 import { fromRoot } from '../src/platform/paths';
-import { freePort } from './support/nginx';
 import { withDatabase } from './support/template';
 import { budget } from './support/time-budget';
 
@@ -82,10 +81,18 @@ if (serverUrl) {
       rmSync(clone, { recursive: true, force: true });
     });
 
+    /** The port in the gateway's "listening" log line (JSON lines), once it is there. */
+    const listeningPort = (log: string): number => {
+      for (const line of log.split('\n')) {
+        const entry = /^\{.*"port":(\d+).*"msg":"listening on /.exec(line);
+        if (entry) return Number(entry[1]);
+      }
+      return 0;
+    };
+
     it(
       'build, migrate, admin:create, then the start line as a supervisor runs it: no demo logins, the new admin logs in, /readyz 200, SIGTERM to that process stops the gateway',
       async () => {
-        const port = await freePort();
         const lines = readmeProductionBlock().trim().split('\n');
         const script = path.join(clone, '.production-path.sh');
         writeFileSync(script, `${lines.slice(0, -1).join('\n')}\n`);
@@ -93,7 +100,9 @@ if (serverUrl) {
           ...process.env,
           DATABASE_URL: withDatabase(serverUrl, database),
           JWT_SECRET: 'production-path-test-secret-0123456789abcdef',
-          PORT: String(port),
+          // The port the gateway binds itself, read from its log: a port picked beforehand could be
+          // taken by another process before the gateway listens, and that one would answer (seen under load).
+          PORT: '0',
           NODE_ENV: '',
         };
         delete env.TEST_DATABASE_URL;
@@ -117,6 +126,7 @@ if (serverUrl) {
         const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
           gateway.on('close', (code, signal) => resolve({ code, signal })),
         );
+        let port = 0;
         try {
           const readyz = () =>
             fetch(`http://127.0.0.1:${port}/readyz`).then(
@@ -124,6 +134,10 @@ if (serverUrl) {
               () => 0,
             );
           // Bounded by the test's timeout; fails at once if the gateway stops.
+          while (!(port = listeningPort(log))) {
+            if (gateway.exitCode !== null) throw new Error(`the gateway exited ${gateway.exitCode} before listening:\n${log}`);
+            await new Promise((r) => setTimeout(r, 200));
+          }
           while ((await readyz()) !== 200) {
             if (gateway.exitCode !== null) throw new Error(`the gateway exited ${gateway.exitCode} before ready:\n${log}`);
             await new Promise((r) => setTimeout(r, 200));
