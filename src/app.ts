@@ -15,7 +15,7 @@ import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './platform/bounded-cache';
-import { fixedDocumentsExecutor, printedDocuments } from './graphql/compiled-execution';
+import { fixedDocumentsExecutor } from './graphql/compiled-execution';
 import type { Config } from './platform/config';
 import { buildContext, requestMeta, type Context } from './http/context';
 import type { Database } from './db/database';
@@ -241,7 +241,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
   const operations = loadOperations();
   const apollo = new ApolloServer<Context>({
     // The schema, with the gateway's fixed documents (the SDK's persisted ones, the REST routes') run compiled.
-    gateway: fixedDocumentsExecutor(schema, [...loadPersistedDocuments().values(), ...printedDocuments(operations.values())]),
+    gateway: fixedDocumentsExecutor(schema, [...loadPersistedDocuments().values(), ...operations.values()]),
     persistedQueries: trusted.persistedQueries,
     // Analysts explore in Apollo Sandbox, in production too; limitsPlugin refuses introspection to others there.
     introspection: true,

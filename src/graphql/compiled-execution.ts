@@ -16,6 +16,17 @@ export type CompiledExecution = (root: unknown, context: Context, variables: Rec
  * With tracing on (src/platform/tracing.ts) fixed documents run on graphql-js like the rest.
  */
 export function compileExecution(schema: GraphQLSchema, document: DocumentNode, name: string): CompiledExecution {
+  let bySchema = compiledBySchema.get(schema);
+  if (!bySchema) compiledBySchema.set(schema, (bySchema = new WeakMap()));
+  let run = bySchema.get(document);
+  if (!run) bySchema.set(document, (run = compile(schema, document, name)));
+  return run;
+}
+
+/** Each fixed document compiled once per schema, whichever face asks first (the REST routes' documents serve both). */
+const compiledBySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, CompiledExecution>>();
+
+function compile(schema: GraphQLSchema, document: DocumentNode, name: string): CompiledExecution {
   // OpenTelemetry's GraphQL spans (execute, resolvers) come from patching graphql-js: traced, it runs there.
   if (tracingEnabled) return (root, context, variables) => execute({ schema, document, rootValue: root, contextValue: context, variableValues: variables });
   const compiled = compileQuery(schema, document);
@@ -45,10 +56,11 @@ function asGraphQLJsError(e: GraphQLError): GraphQLError {
  * queries) runs on graphql-js, as Apollo itself would run it. Limits, validation, plugins, context
  * and formatError are Apollo's as before: only the execution step is chosen here.
  */
-export function fixedDocumentsExecutor(schema: GraphQLSchema, texts: Iterable<string>): ApolloServerOptionsWithGateway<Context>['gateway'] {
+export function fixedDocumentsExecutor(schema: GraphQLSchema, documents: Iterable<string | DocumentNode>): ApolloServerOptionsWithGateway<Context>['gateway'] {
   const compiled = new Map<string, { operationName: string | undefined; run: CompiledExecution }>();
-  for (const text of texts) {
-    const document = parse(text);
+  for (const fixed of documents) {
+    // A text as clients send it (the SDK's manifest); a parsed document (a REST route's) as graphql-js prints it.
+    const [text, document] = typeof fixed === 'string' ? [fixed, parse(fixed)] : [print(fixed), fixed];
     const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     if (operations.length !== 1 || operations[0].operation === 'subscription') continue;
     compiled.set(text, { operationName: operations[0].name?.value, run: compileExecution(schema, document, operations[0].name?.value ?? text.slice(0, 40)) });
@@ -71,6 +83,3 @@ export function fixedDocumentsExecutor(schema: GraphQLSchema, texts: Iterable<st
     async stop() {},
   };
 }
-
-/** The REST route table's documents as a client would send them (graphql-js `print`). */
-export const printedDocuments = (documents: Iterable<DocumentNode>) => [...documents].map((d) => print(d));
