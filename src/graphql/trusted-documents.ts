@@ -39,8 +39,10 @@ function manifestCache(documents: Map<string, string>, registered: KeyValueCache
   });
 }
 
+type PersistedQuery = { version?: unknown; sha256Hash?: unknown };
+
 /** `query` and `extensions` of a GraphQL request: the JSON (or multipart) body, or GET's query string. */
-function requestSource(req: Request): { query?: unknown; extensions?: { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } } {
+function requestSource(req: Request): { query?: unknown; extensions?: { persistedQuery?: PersistedQuery } } {
   if (req.method !== 'GET') return (req.body ?? {}) as ReturnType<typeof requestSource>;
   const { query, extensions } = req.query;
   try {
@@ -60,11 +62,26 @@ function requestSource(req: Request): { query?: unknown; extensions?: { persiste
  */
 function persistedQueryCheck(req: Request, _res: Response, next: NextFunction): void {
   const { query, extensions } = requestSource(req);
-  const persisted = extensions?.persistedQuery;
-  if (!persisted || typeof persisted !== 'object') return next();
-  if (persisted.version !== 1) return next(HttpError.persistedQueryVersion());
-  if (typeof query === 'string' && sha256(query) !== persisted.sha256Hash) return next(HttpError.persistedQueryHashMismatch());
-  next();
+  try {
+    persistedQueryId(typeof query === 'string' ? query : undefined, extensions?.persistedQuery);
+    next();
+  } catch (err) {
+    next(err);
+  }
+}
+
+/** The id an APQ extension names (undefined without one); throws the client's error for a malformed one (above). */
+function persistedQueryId(query: string | undefined, persisted: PersistedQuery | null | undefined): unknown {
+  if (!persisted || typeof persisted !== 'object') return undefined;
+  if (persisted.version !== 1) throw HttpError.persistedQueryVersion();
+  if (query !== undefined && sha256(query) !== persisted.sha256Hash) throw HttpError.persistedQueryHashMismatch();
+  return persisted.sha256Hash;
+}
+
+/** `only`'s rule for a request that is not staff's: it names a manifest document by id. */
+function requireManifestDocument(documents: Map<string, string>, id: unknown): void {
+  if (typeof id !== 'string') throw PersistedDocumentError.required();
+  if (!documents.has(id)) throw PersistedDocumentError.notFound();
 }
 
 /**
@@ -82,9 +99,7 @@ function onlyManifestDocuments(documents: Map<string, string>, services: Service
       const { query, extensions } = requestSource(req);
       // Nothing to run (the landing page, a malformed request): Apollo answers as usual.
       if (query === undefined && extensions === undefined) return next();
-      const id = extensions?.persistedQuery?.sha256Hash;
-      if (typeof id !== 'string') throw PersistedDocumentError.required();
-      if (!documents.has(id)) throw PersistedDocumentError.notFound();
+      requireManifestDocument(documents, extensions?.persistedQuery?.sha256Hash);
       next();
     } catch (err) {
       // Authentication failed (the database, say): answered as Apollo's context builder would be.
@@ -117,17 +132,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 function socketDocuments(mode: TrustedDocumentsMode, documents: Map<string, string>, store: KeyValueCache<string>): SocketDocuments {
   return async ({ query, extensions }, user) => {
     const text = query === '' ? undefined : query;
-    const persisted = extensions?.persistedQuery as { version?: unknown; sha256Hash?: unknown } | null | undefined;
-    let id: unknown;
-    if (persisted && typeof persisted === 'object') {
-      if (persisted.version !== 1) throw HttpError.persistedQueryVersion();
-      id = persisted.sha256Hash;
-      if (text !== undefined && sha256(text) !== id) throw HttpError.persistedQueryHashMismatch();
-    }
-    if (mode === 'only' && !isStaff(user)) {
-      if (typeof id !== 'string') throw PersistedDocumentError.required();
-      if (!documents.has(id)) throw PersistedDocumentError.notFound();
-    }
+    const id = persistedQueryId(text, extensions?.persistedQuery as PersistedQuery | null | undefined);
+    if (mode === 'only' && !isStaff(user)) requireManifestDocument(documents, id);
     if (text !== undefined || id === undefined) return query;
     const found = typeof id === 'string' ? await store.get(id) : undefined;
     // Apollo's own answer to an unknown id (an APQ client then sends the text with it).
