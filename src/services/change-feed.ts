@@ -175,6 +175,10 @@ export interface LiveSource<V> {
   visible(user: AuthUser, owner: number): boolean;
 }
 
+/** An investor's records (requests) as a LiveSource answers them: by id, owned by their investor. */
+export const ownedByInvestor = <V extends { id: number; investorId: number }>(rows: V[]): Map<number, Owned<V>> =>
+  new Map(rows.map((view) => [view.id, { owner: view.investorId, view }]));
+
 /**
  * The changes of one notification, loaded lazily once per source for every subscriber it reaches:
  * a commit fanned out to a thousand subscribers costs one query per type, not a thousand.

@@ -16,7 +16,7 @@ import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
-import { changes, type LiveSource } from './change-feed';
+import { changes, ownedByInvestor, type LiveSource } from './change-feed';
 
 type Tx = PrismaNs.TransactionClient;
 
@@ -76,10 +76,7 @@ export class InvestmentRequestService {
 
   /** Changed requests for live subscribers: investors their own, staff every investor's (the rule of `get`). */
   readonly live: LiveSource<InvestmentRequestView> = {
-    load: async (ids) => {
-      const rows = await this.prisma.investmentRequest.findMany({ where: { id: { in: ids } }, select: SELECT });
-      return new Map(rows.map((view) => [view.id, { owner: view.investorId, view }]));
-    },
+    load: async (ids) => ownedByInvestor(await this.prisma.investmentRequest.findMany({ where: { id: { in: ids } }, select: SELECT })),
     visible: mayRead,
   };
 

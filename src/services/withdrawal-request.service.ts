@@ -17,7 +17,7 @@ import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
-import { changes, type LiveSource } from './change-feed';
+import { changes, ownedByInvestor, type LiveSource } from './change-feed';
 
 export type WithdrawalRequestFilterInput = RequestFilterInput<WithdrawalRequestStatus>;
 
@@ -110,10 +110,7 @@ export class WithdrawalRequestService {
 
   /** Changed requests for live subscribers: investors their own, staff every investor's (the rule of `get`). */
   readonly live: LiveSource<WithdrawalRequestView> = {
-    load: async (ids) => {
-      const rows = await this.prisma.withdrawalRequest.findMany({ where: { id: { in: ids } }, select: SELECT });
-      return new Map(rows.map((view) => [view.id, { owner: view.investorId, view }]));
-    },
+    load: async (ids) => ownedByInvestor(await this.prisma.withdrawalRequest.findMany({ where: { id: { in: ids } }, select: SELECT })),
     visible: mayRead,
   };
 
