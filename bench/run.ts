@@ -38,6 +38,7 @@ import { runSubscriptions } from './subscriptions';
 import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues } from './scale';
 import { present } from '../src/platform/invariant';
 import { ensurePeer } from './peer';
+import { onContainerRuntime } from './container-runtime';
 import { integerListOption, integerOption, parseCommandLine } from '../scripts/command';
 
 // ---------------------------------------------------------------------------------------------
@@ -1002,15 +1003,21 @@ async function runScale(opts: Options): Promise<void> {
   console.log(`\nWrote ${file}`);
 }
 
-// Stop the children on Ctrl-C / SIGTERM as well as on success or failure.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping`);
-    void stopAll().finally(() => process.exit(130));
-  });
+async function start(): Promise<void> {
+  const rerun = await onContainerRuntime();
+  if (rerun !== null) process.exit(rerun);
+  console.log(`Runtime: Node ${process.version} (${process.execPath})`);
+  // Stop the children on Ctrl-C / SIGTERM as well as on success or failure.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: stopping`);
+      void stopAll().finally(() => process.exit(130));
+    });
+  }
+  await main();
 }
 
-main()
+start()
   .then(stopAll)
   .catch(async (err: unknown) => {
     console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
