@@ -15,7 +15,7 @@ import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './platform/bounded-cache';
-import { fixedDocumentsExecutor } from './graphql/compiled-execution';
+import { fixedDocuments, fixedDocumentsExecutor } from './graphql/compiled-execution';
 import type { Config } from './platform/config';
 import { buildContext, requestMeta, type Context } from './http/context';
 import type { Database } from './db/database';
@@ -48,10 +48,10 @@ import { routeTable } from './rest/routes';
 import { buildGatewaySchema } from './graphql/build';
 import type { Services } from './services';
 import { RedisHealth, closeRedis } from './services/redis';
-import { attachSubscriptions, subscriptionsOverWebSocketOnly, type SubscriptionServer } from './graphql/subscriptions';
+import { attachSubscriptions, subscriptionsOverWebSocketOnly, type SubscriptionServer, type SubscriptionServerOptions } from './graphql/subscriptions';
 import { CHANGE_CHANNEL } from './services/change-feed';
 import type { NotifyListener } from './db/notify-listener';
-import { loadPersistedDocuments, trustedDocuments, type SocketDocuments } from './graphql/trusted-documents';
+import { loadPersistedDocuments, trustedDocuments } from './graphql/trusted-documents';
 import { graphqlUploads } from './graphql/uploads';
 
 const DOCS_PAGE = `<!doctype html>
@@ -239,9 +239,10 @@ export async function createGateway(config: Config, db: Database, services: Serv
 
   const trusted = trustedDocuments(config.trustedDocuments, persistedQueryCache(services.redis, config.redisKeyPrefix, logger), services, logger);
   const operations = loadOperations();
+  const fixed = fixedDocuments(schema, [...loadPersistedDocuments().values(), ...operations.values()]);
   const apollo = new ApolloServer<Context>({
     // The schema, with the gateway's fixed documents (the SDK's persisted ones, the REST routes') run compiled.
-    gateway: fixedDocumentsExecutor(schema, [...loadPersistedDocuments().values(), ...operations.values()]),
+    gateway: fixedDocumentsExecutor(schema, fixed),
     persistedQueries: trusted.persistedQueries,
     // Analysts explore in Apollo Sandbox, in production too; limitsPlugin refuses introspection to others there.
     introspection: true,
@@ -306,7 +307,10 @@ export async function createGateway(config: Config, db: Database, services: Serv
   api.use('/api/v1', whenReady, json, createRestHandler(schema, operations, services, uploads));
   if (config.role !== 'worker') app.use(api);
   // Subscriptions (WebSocket on /graphql) and the change feed's one listening connection, API role only.
-  const live = config.role === 'worker' ? undefined : await startSubscriptions(server, drainer, db, services, schema, trusted.socketDocuments, logger, metrics);
+  const live =
+    config.role === 'worker'
+      ? undefined
+      : await startSubscriptions(server, drainer, db, services, schema, { documents: trusted.socketDocuments, fixed }, logger, metrics);
   app.use((_req: Request, res: Response) => sendError(res, HttpError.routeNotFound(), logger));
 
   // Body parser failures (and anything else that escaped) in the contract's format.
@@ -353,14 +357,14 @@ async function startSubscriptions(
   db: Database,
   services: Services,
   schema: GraphQLSchema,
-  documents: SocketDocuments,
+  documents: Pick<SubscriptionServerOptions, 'documents' | 'fixed'>,
   logger: Logger,
   metrics: Metrics,
 ): Promise<{ subscriptions: SubscriptionServer; listener: NotifyListener }> {
   server.on('upgrade', (req: http.IncomingMessage) => drainer.release(req.socket as Socket));
   const subscriptions = attachSubscriptions(server, {
     schema,
-    documents,
+    ...documents,
     services,
     logger,
     metrics,

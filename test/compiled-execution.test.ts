@@ -118,3 +118,44 @@ describe.each(cases().filter((c) => c.operation.operation !== 'subscription'))('
     expect(answer(compiled)).toEqual(answer(interpreted));
   });
 });
+
+/**
+ * A subscription's events: the SDK's subscription documents map a delivered record to the same
+ * answer compiled (as the WebSocket runs them, src/graphql/subscriptions.ts) as on graphql-js. Each
+ * root is a record as the change feed delivers it, loaded by the service's live source; the roles
+ * reach the fields' own authorization (kycStatusChanged is investors' only).
+ */
+describe.each(cases().filter((c) => c.operation.operation === 'subscription'))('$name', ({ name, document, operation }) => {
+  const field = operation.selectionSet.selections[0];
+  const fieldName = field.kind === Kind.FIELD ? field.name.value : '';
+
+  /** The first record of the field's type, as its live source loads it. */
+  async function delivery() {
+    const { prisma } = t.db;
+    const loaders: Record<string, () => Promise<unknown>> = {
+      notificationAdded: async () => first(t.services.notifications.live.load, (await prisma.notification.findFirstOrThrow({ orderBy: { id: 'asc' } })).id),
+      investmentRequestUpdated: async () =>
+        first(t.services.investmentRequests.live.load, (await prisma.investmentRequest.findFirstOrThrow({ orderBy: { id: 'asc' } })).id),
+      withdrawalRequestUpdated: async () =>
+        first(t.services.withdrawalRequests.live.load, (await prisma.withdrawalRequest.findFirstOrThrow({ orderBy: { id: 'asc' } })).id),
+      kycStatusChanged: async () => first(t.services.kyc.live.load, (await prisma.kycDocument.findFirstOrThrow({ orderBy: { id: 'asc' } })).investorId),
+    };
+    return { at: Date.now(), value: await loaders[fieldName]() };
+  }
+
+  it.each(['guest', 'investor', 'analyst', 'admin'])('maps an event to the same answer compiled and interpreted, as %s', async (role) => {
+    const { schema } = t.gateway;
+    const rootValue = await delivery();
+    const interpreted = await execute({ schema, document, contextValue: await contexts[role](), rootValue });
+    const compiled = await compileExecution(schema, document, name)(rootValue, await contexts[role](), {});
+    expect(answer(compiled)).toEqual(answer(interpreted));
+    // The record reaches the answer (or the field's authorization refuses it alike, as for a guest).
+    if (!interpreted.errors) expect((interpreted.data as Record<string, unknown>)[fieldName]).not.toBeNull();
+  });
+});
+
+async function first<V>(load: (keys: number[]) => Promise<Map<number, { view: V }>>, key: number): Promise<V> {
+  const found = (await load([key])).get(key);
+  if (!found) throw new Error(`no record ${key}`);
+  return found.view;
+}

@@ -49,22 +49,46 @@ function asGraphQLJsError(e: GraphQLError): GraphQLError {
   return error;
 }
 
+/** A fixed document of one operation, compiled, as a client sends it. */
+export interface FixedDocument {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  run: CompiledExecution;
+}
+
+/** Finds the fixed document a request names: its text, and its operation name if it gives one. */
+export type FixedDocuments = (source: string | undefined, operationName: string | null | undefined) => FixedDocument | undefined;
+
 /**
- * Apollo Server's executor (its `gateway` hook, the one place it lets the executor be chosen): a
- * request whose text is one of the gateway's fixed documents — the client SDK's persisted documents
- * and the REST route table's operations as printed — runs compiled; every other document (free-form
- * queries) runs on graphql-js, as Apollo itself would run it. Limits, validation, plugins, context
- * and formatError are Apollo's as before: only the execution step is chosen here.
+ * The gateway's fixed documents — the client SDK's persisted documents and the REST route table's
+ * operations as printed — by their text, each compiled once: what POST /graphql (its executor,
+ * below) and the WebSocket's per-event execution (src/graphql/subscriptions.ts) look a request up in.
+ * A text with more than one operation is not fixed (graphql-js picks among them).
  */
-export function fixedDocumentsExecutor(schema: GraphQLSchema, documents: Iterable<string | DocumentNode>): ApolloServerOptionsWithGateway<Context>['gateway'] {
-  const compiled = new Map<string, { operationName: string | undefined; run: CompiledExecution }>();
+export function fixedDocuments(schema: GraphQLSchema, documents: Iterable<string | DocumentNode>): FixedDocuments {
+  const byText = new Map<string, FixedDocument>();
   for (const fixed of documents) {
     // A text as clients send it (the SDK's manifest); a parsed document (a REST route's) as graphql-js prints it.
     const [text, document] = typeof fixed === 'string' ? [fixed, parse(fixed)] : [print(fixed), fixed];
     const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-    if (operations.length !== 1 || operations[0].operation === 'subscription') continue;
-    compiled.set(text, { operationName: operations[0].name?.value, run: compileExecution(schema, document, operations[0].name?.value ?? text.slice(0, 40)) });
+    if (operations.length !== 1) continue;
+    const [operation] = operations;
+    byText.set(text, { document, operation, run: compileExecution(schema, document, operation.name?.value ?? text.slice(0, 40)) });
   }
+  return (source, operationName) => {
+    const fixed = source === undefined ? undefined : byText.get(source);
+    return fixed && (!operationName || operationName === fixed.operation.name?.value) ? fixed : undefined;
+  };
+}
+
+/**
+ * Apollo Server's executor (its `gateway` hook, the one place it lets the executor be chosen): a
+ * request whose text is one of the gateway's fixed documents runs compiled; every other document
+ * (free-form queries) runs on graphql-js, as Apollo itself would run it. Limits, validation,
+ * plugins, context and formatError are Apollo's as before: only the execution step is chosen here.
+ * (Subscriptions never get here: subscriptionsOverWebSocketOnly refuses them first.)
+ */
+export function fixedDocumentsExecutor(schema: GraphQLSchema, fixed: FixedDocuments): ApolloServerOptionsWithGateway<Context>['gateway'] {
   return {
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: '' });
@@ -74,8 +98,8 @@ export function fixedDocumentsExecutor(schema: GraphQLSchema, documents: Iterabl
       return {
         async executor(request) {
           const { variables, operationName } = request.request;
-          const fixed = request.source === undefined ? undefined : compiled.get(request.source);
-          if (fixed && (!operationName || operationName === fixed.operationName)) return fixed.run(undefined, request.context as Context, variables ?? {});
+          const found = fixed(request.source, operationName);
+          if (found) return found.run(undefined, request.context as Context, variables ?? {});
           return execute({ schema, document: request.document, contextValue: request.context, variableValues: variables, operationName });
         },
       };

@@ -28,6 +28,7 @@ import { requestIdOf } from '../http/request-id';
 import type { Services } from '../services';
 import type { Delivery, LiveStream } from '../services/change-feed';
 import type { SocketDocuments } from './trusted-documents';
+import type { CompiledExecution, FixedDocuments } from './compiled-execution';
 
 /**
  * What one WebSocket connection may do (docs/api.md, "Limits"; contract §3). Each is answered by
@@ -81,6 +82,8 @@ export interface SubscriptionServerOptions {
   metrics: Metrics;
   /** TRUSTED_DOCUMENTS for `subscribe` messages (src/graphql/trusted-documents.ts): the same policy as POST /graphql. */
   documents: SocketDocuments;
+  /** The gateway's fixed documents (the SDK's subscriptions among them): their events run compiled, as on POST /graphql. */
+  fixed: FixedDocuments;
   /** The /graphql error boundary (the one Apollo's formatError uses). */
   formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
 }
@@ -128,7 +131,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
   const connections = new Map<WebSocket, Connection>();
   const byUser = new Map<number, Set<Connection>>();
   /** Source streams made in onSubscribe (where a refusal can still be an `error` message), taken by `subscribe`. */
-  const sources = new WeakMap<ExecutionArgs, { source: LiveStream<unknown>; conn: Connection }>();
+  const sources = new WeakMap<ExecutionArgs, { source: LiveStream<unknown>; conn: Connection; run?: CompiledExecution }>();
   const rules = [...specifiedRules, ...limitValidationRules()];
   let closing = false;
 
@@ -212,9 +215,10 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         if (err instanceof DomainError) return [toGraphQLError(err)];
         throw err;
       }
+      const fixed = options.fixed(query, payload.operationName);
       let document: DocumentNode;
       try {
-        document = parse(query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
+        document = fixed?.document ?? parse(query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
       } catch (err) {
         return [clientError(err instanceof Error ? err.message : String(err), 'GRAPHQL_PARSE_FAILED')];
       }
@@ -247,12 +251,12 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
       // The field's own subscribe runs here (its authorization included): a refusal is an `error` message.
       const source = await createSourceEventStream(args);
       if (!isAsyncIterable(source)) return source.errors ?? [clientError('Unable to subscribe.', 'INTERNAL_SERVER_ERROR')];
-      sources.set(args, { source: source as LiveStream<unknown>, conn });
+      sources.set(args, { source: source as LiveStream<unknown>, conn, run: fixed?.run });
       return args;
     },
 
     subscribe(args) {
-      const { source, conn } = present(sources.get(args), 'the source stream onSubscribe made');
+      const { source, conn, run } = present(sources.get(args), 'the source stream onSubscribe made');
       sources.delete(args);
       const field = getOperationAST(args.document, args.operationName)?.selectionSet.selections[0];
       const name = field?.kind === 'Field' ? field.name.value : 'unknown';
@@ -273,7 +277,8 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
               close(conn, TRY_AGAIN_LATER, 'Slow consumer');
               continue;
             }
-            const result = await execute({ ...args, rootValue: delivery });
+            // A fixed document (the SDK's) runs compiled; any other on graphql-js (src/graphql/compiled-execution.ts).
+            const result = await (run ? run(delivery, args.contextValue as Context, args.variableValues ?? {}) : execute({ ...args, rootValue: delivery }));
             live.delivered.inc({ field: name });
             live.lag.observe(Math.max(Date.now() - delivery.at, 0) / 1000);
             return { value: result, done: false };
