@@ -335,7 +335,7 @@ async function startForked(name: string, file: string, env: NodeJS.ProcessEnv, e
 /** One unlabelled metric of the gateway's /metrics. */
 async function metricValue(base: string, name: string): Promise<number> {
   const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
-  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  const match = new RegExp(`^${name.replace(/[{}.*+?^$()|[\]\\]/g, '\\$&')} (\\S+)$`, 'm').exec(text);
   if (!match) throw new Error(`no ${name} at ${base}/metrics`);
   return Number(match[1]);
 }
