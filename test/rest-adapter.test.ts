@@ -65,6 +65,16 @@ describe('REST transport errors', () => {
   });
 });
 
+describe('answer headers', () => {
+  it('sends no ETag on either face: the answers are per-user data that nothing revalidates', async () => {
+    const token = await t.token('investor@demo.test');
+    const rest = await t.http.get('/api/v1/distributions').set('authorization', `Bearer ${token}`);
+    const gql = await t.http.post('/graphql').set('authorization', `Bearer ${token}`).send({ query: '{ distributions { items { id } } }' });
+    expect([rest.status, gql.status]).toEqual([200, 200]);
+    expect([rest.headers.etag, gql.headers.etag]).toEqual([undefined, undefined]);
+  });
+});
+
 describe('REST input coercion', () => {
   it('answers 422, not 500, for a decimal the Decimal scalar refuses', async () => {
     const token = await t.token('investor@demo.test');
