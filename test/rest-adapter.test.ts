@@ -73,6 +73,23 @@ describe('answer headers', () => {
     expect([rest.status, gql.status]).toEqual([200, 200]);
     expect([rest.headers.etag, gql.headers.etag]).toEqual([undefined, undefined]);
   });
+
+  it('writes a REST answer with its media type, byte length and request id; HEAD with the same headers and no body', async () => {
+    const token = await t.token('investor@demo.test');
+    for (const path of ['/api/v1/distributions', '/api/v1/nope']) {
+      const get = await t.http.get(path).set('authorization', `Bearer ${token}`);
+      expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(get.headers['content-length'])).toBe(Buffer.byteLength(get.text));
+      expect(get.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      const head = await t.http.head(path).set('authorization', `Bearer ${token}`);
+      expect([head.status, head.headers['content-type'], head.headers['content-length']]).toEqual([
+        get.status,
+        get.headers['content-type'],
+        get.headers['content-length'],
+      ]);
+      expect(head.text ?? '').toBe('');
+    }
+  });
 });
 
 describe('REST input coercion', () => {
