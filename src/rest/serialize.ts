@@ -27,9 +27,19 @@ function decimalLiteral(value: unknown): JsonNumber {
   return new JsonNumber(text.includes('.') ? text.replace(/\.?0+$/, '') : text);
 }
 
-/** "2026-03-31T00:00:00.000Z" → "2026-03-31T00:00:00+00:00" (ISO 8601, UTC offset, no fraction). */
+const twoDigits = (n: number) => (n < 10 ? '0' : '') + n;
+
+/**
+ * "2026-03-31T00:00:00.000Z" → "2026-03-31T00:00:00+00:00" (ISO 8601, UTC offset, no fraction).
+ * The DateTime scalar hands a Date; its fields are written out directly (`toISOString` and a copy
+ * of the Date cost twice as much). Other years and invalid dates keep toISOString's forms and error.
+ */
 export function laravelTimestamp(value: unknown): string {
-  return new Date(value as string).toISOString().slice(0, 19) + '+00:00';
+  const date = value instanceof Date ? value : new Date(value as string);
+  const year = date.getUTCFullYear();
+  if (!(year >= 1000 && year <= 9999)) return date.toISOString().slice(0, 19) + '+00:00';
+  const day = `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`;
+  return `${day}T${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}+00:00`;
 }
 
 const MARK = '\u0000num:';
