@@ -190,6 +190,9 @@ export async function createGateway(config: Config, db: Database, services: Serv
   let shuttingDown = false;
 
   app.disable('x-powered-by');
+  // No ETags: every answer is per-user data built per request (GraphQL's no-store, REST's envelopes),
+  // which no contract or client revalidates; Express would hash each body (sha1) to make one.
+  app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   // CSP is off here: this serves JSON, plus Apollo Sandbox and the API reference page, which load their
   // own scripts. /graphiql sets its own strict one (src/graphql/graphiql.ts).

@@ -65,6 +65,33 @@ describe('REST transport errors', () => {
   });
 });
 
+describe('answer headers', () => {
+  it('sends no ETag on either face: the answers are per-user data that nothing revalidates', async () => {
+    const token = await t.token('investor@demo.test');
+    const rest = await t.http.get('/api/v1/distributions').set('authorization', `Bearer ${token}`);
+    const gql = await t.http.post('/graphql').set('authorization', `Bearer ${token}`).send({ query: '{ distributions { items { id } } }' });
+    expect([rest.status, gql.status]).toEqual([200, 200]);
+    expect([rest.headers.etag, gql.headers.etag]).toEqual([undefined, undefined]);
+  });
+
+  it('writes a REST answer with its media type, byte length and request id; HEAD with the same headers and no body', async () => {
+    const token = await t.token('investor@demo.test');
+    for (const path of ['/api/v1/distributions', '/api/v1/nope']) {
+      const get = await t.http.get(path).set('authorization', `Bearer ${token}`);
+      expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(get.headers['content-length'])).toBe(Buffer.byteLength(get.text));
+      expect(get.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      const head = await t.http.head(path).set('authorization', `Bearer ${token}`);
+      expect([head.status, head.headers['content-type'], head.headers['content-length']]).toEqual([
+        get.status,
+        get.headers['content-type'],
+        get.headers['content-length'],
+      ]);
+      expect(head.text ?? '').toBe('');
+    }
+  });
+});
+
 describe('REST input coercion', () => {
   it('answers 422, not 500, for a decimal the Decimal scalar refuses', async () => {
     const token = await t.token('investor@demo.test');

@@ -16,27 +16,38 @@ import {
 /** camelCase → snake_case, the REST face's field names. */
 export const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
-/** A decimal written into JSON as a number literal, digit for digit (never through a float). */
-export class JsonNumber {
-  constructor(readonly text: string) {}
-}
-
-function decimalLiteral(value: unknown): JsonNumber {
-  const text = String(value);
-  // "1250.50" → 1250.5, "100.00" → 100: the JSON number with no needless zeros.
-  return new JsonNumber(text.includes('.') ? text.replace(/\.?0+$/, '') : text);
-}
-
-/** "2026-03-31T00:00:00.000Z" → "2026-03-31T00:00:00+00:00" (ISO 8601, UTC offset, no fraction). */
-export function laravelTimestamp(value: unknown): string {
-  return new Date(value as string).toISOString().slice(0, 19) + '+00:00';
-}
-
+/**
+ * A decimal is written into JSON as a number literal, digit for digit (never through a float): the
+ * shaper leaves it as this mark plus its digits, a string that `stringify` turns into the bare number.
+ * (No text can carry the mark: PostgreSQL refuses NUL in text and JSON, and so does every text input.)
+ */
 const MARK = '\u0000num:';
 const MARK_RE = /"\\u0000num:([-0-9.]+)"/g;
 
+function decimalLiteral(value: unknown): string {
+  const text = String(value);
+  // "1250.50" → 1250.5, "100.00" → 100: the JSON number with no needless zeros.
+  return MARK + (text.includes('.') ? text.replace(/\.?0+$/, '') : text);
+}
+
+const twoDigits = (n: number) => (n < 10 ? '0' : '') + n;
+
+/**
+ * "2026-03-31T00:00:00.000Z" → "2026-03-31T00:00:00+00:00" (ISO 8601, UTC offset, no fraction).
+ * The DateTime scalar hands a Date; its fields are written out directly (`toISOString` and a copy
+ * of the Date cost twice as much). Other years and invalid dates keep toISOString's forms and error.
+ */
+export function laravelTimestamp(value: unknown): string {
+  const date = value instanceof Date ? value : new Date(value as string);
+  const year = date.getUTCFullYear();
+  if (!(year >= 1000 && year <= 9999)) return date.toISOString().slice(0, 19) + '+00:00';
+  const day = `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`;
+  return `${day}T${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}+00:00`;
+}
+
+/** JSON text of a shaped answer; a plain JSON.stringify (a replacer function costs a call per value). */
 export function stringify(body: unknown): string {
-  return JSON.stringify(body, (_k, v) => (v instanceof JsonNumber ? MARK + v.text : v)).replace(MARK_RE, '$1');
+  return JSON.stringify(body).replace(MARK_RE, '$1');
 }
 
 export type Shaper = (value: unknown) => unknown;

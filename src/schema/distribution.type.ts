@@ -9,7 +9,10 @@ import type { DeclarationDetailView, DeclarationView, DeclareDistributionData, D
 
 export const PERIOD_RULE = /^\d{4}-Q[1-4]$/;
 
-@ObjectType({ description: "One investor's share of a unit's profit for a period." })
+// simpleResolvers: its fields read their properties with graphql's default resolver instead of a
+// type-graphql wrapper each, which a list ran for every field of every item; they carry no roles or
+// middlewares to apply (test/graphql/simple-resolvers.test.ts keeps it so).
+@ObjectType({ simpleResolvers: true, description: "One investor's share of a unit's profit for a period." })
 export class Distribution implements DistributionView {
   @Field(() => Int, { description: 'Id of the distribution (one holder’s share): what distribution(id:) takes.' }) id: number;
   @Field(() => Int, { description: 'The unit whose profit this is.' }) unitId: number;

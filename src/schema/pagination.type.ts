@@ -1,7 +1,8 @@
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import type { Page, PageInfoShape } from '../services/pagination';
 
-@ObjectType({ description: 'Length-aware page: `from`/`to` are 1-based positions, null on an empty page.' })
+// simpleResolvers: plain properties, read without type-graphql's per-field wrapper (see Distribution).
+@ObjectType({ simpleResolvers: true, description: 'Length-aware page: `from`/`to` are 1-based positions, null on an empty page.' })
 export class PageInfo implements PageInfoShape {
   @Field(() => Int, { description: 'The page answered (1-based; a page past the end is answered empty, not clamped).' }) currentPage: number;
   @Field(() => Int, { description: 'Items per page, 1..100.' }) perPage: number;
@@ -15,7 +16,8 @@ export class PageInfo implements PageInfoShape {
 
 /** `{ items, pageInfo }` for any item type. */
 export function Paginated<T extends object>(itemType: ClassType<T>) {
-  @ObjectType() // a base only: never reachable itself, so never emitted
+  // A base only: never reachable itself, so never emitted. simpleResolvers as for PageInfo.
+  @ObjectType({ simpleResolvers: true })
   abstract class PageClass implements Page<T> {
     @Field(() => [itemType], { description: "The page's items, in the list's order." }) items: T[];
     @Field(() => PageInfo, { description: 'Where this page lies in the whole list.' }) pageInfo: PageInfo;

@@ -1,6 +1,6 @@
 import { GraphQLScalarType, Kind } from 'graphql';
 import { GraphQLDate, GraphQLDateTime } from 'graphql-scalars';
-import { Decimal } from '../domain/money';
+import { Decimal, dec, type DecimalInput } from '../domain/money';
 
 export { GraphQLDate as DateScalar, GraphQLDateTime as DateTimeScalar };
 
@@ -8,7 +8,8 @@ const DECIMAL_TEXT = /^-?\d{1,15}(\.\d{1,6})?$/;
 
 function toFixedText(value: unknown): string {
   if (value === null || value === undefined) throw new TypeError('Decimal cannot represent an empty value');
-  const d = new Decimal((value as { toString(): string }).toString());
+  // The services hand Decimals: taken as they are, not re-read from their text for every leaf.
+  const d = dec(value as DecimalInput);
   // At least two places (money: "1250.50"), more only when the value has them (percentages: "12.345678").
   return d.toFixed(Math.max(2, d.decimalPlaces()));
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { Decimal, allocate, cents, dec, formatMoney, sum } from '../../src/domain/money';
+import { DecimalScalar } from '../../src/schema/scalars';
 
 describe('money', () => {
   it('rounds to cents half away from zero', () => {
@@ -59,5 +60,27 @@ describe('formatMoney (amounts in notification texts)', () => {
         expect(formatMoney(amount, 'CHF').replace(/[^\d.-]/g, '')).toBe(amount.toFixed(2));
       }),
     );
+  });
+});
+
+describe('the Decimal scalar', () => {
+  /** What it wrote before it took Decimals as they are: each one re-read from its text. */
+  const fromText = (d: Decimal) => {
+    const read = new Decimal(d.toString());
+    return read.toFixed(Math.max(2, read.decimalPlaces()));
+  };
+
+  it('writes a Decimal as it wrote the Decimal read from its text, digit for digit', () => {
+    const decimals = fc
+      .tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: -12, max: 30 }))
+      .map(([digits, exponent]) => new Decimal(`${digits}e${-exponent}`));
+    fc.assert(
+      fc.property(decimals, (d) => {
+        expect(DecimalScalar.serialize(d)).toBe(fromText(d));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(DecimalScalar.serialize(new Decimal(-0))).toBe('0.00');
+    expect(DecimalScalar.serialize('1250.5')).toBe('1250.50');
   });
 });

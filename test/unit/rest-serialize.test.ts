@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { GraphQLList, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import { DecimalScalar } from '../../src/schema/scalars';
+import { compileShaper, laravelTimestamp, stringify } from '../../src/rest/serialize';
+
+/** The definition the REST face has always written: toISOString without the fraction, with a UTC offset. */
+const viaIsoString = (value: Date | string | number) => new Date(value).toISOString().slice(0, 19) + '+00:00';
+
+/** Both sides' answer, or the error either throws (an invalid date). */
+const outcome = (f: () => string) => {
+  try {
+    return f();
+  } catch (err) {
+    return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  }
+};
+
+/** Four-digit years, the ones written field by field, and any date at all (invalid ones too). */
+const dates = fc.oneof(fc.date({ min: new Date('1000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z') }), fc.date({ noInvalidDate: false }));
+
+describe('REST timestamps', () => {
+  it('writes every Date as toISOString does, without the fraction and with +00:00', () => {
+    fc.assert(
+      fc.property(dates, (date) => {
+        expect(outcome(() => laravelTimestamp(date))).toBe(outcome(() => viaIsoString(date)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('reads an ISO string or a time value as a Date would', () => {
+    const valid = dates.filter((d) => !Number.isNaN(d.getTime()));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          valid.map((d) => d.getTime()),
+          valid.map((d) => d.toISOString()),
+        ),
+        (value) => {
+          expect(laravelTimestamp(value)).toBe(viaIsoString(value));
+        },
+      ),
+    );
+  });
+
+  it('drops the fraction without rounding and pads every field', () => {
+    expect(laravelTimestamp(new Date('2026-03-31T00:00:00.000Z'))).toBe('2026-03-31T00:00:00+00:00');
+    expect(laravelTimestamp(new Date('1000-01-02T03:04:05.999Z'))).toBe('1000-01-02T03:04:05+00:00');
+    expect(laravelTimestamp(new Date('0999-12-31T23:59:59.999Z'))).toBe('0999-12-31T23:59:59+00:00');
+  });
+});
+
+describe('REST decimals', () => {
+  const Row = new GraphQLObjectType({ name: 'Row', fields: { amount: { type: DecimalScalar }, note: { type: GraphQLString } } });
+  const schema = new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: { rows: { type: new GraphQLList(Row) } } }) });
+  const [rows] = (parse('{ rows { amount note } }').definitions[0] as OperationDefinitionNode).selectionSet.selections as FieldNode[];
+  const shape = compileShaper(schema, {}, new GraphQLList(Row), rows.selectionSet);
+
+  /** The formulation the REST face used until now: a marked object turned into text by a JSON.stringify replacer. */
+  class Literal {
+    constructor(readonly text: string) {}
+  }
+  const before = (items: { amount: string | null; note: string }[]) =>
+    JSON.stringify(
+      items.map(({ amount, note }) => ({ amount: amount === null ? null : new Literal(amount.includes('.') ? amount.replace(/\.?0+$/, '') : amount), note })),
+      (_k, v: unknown) => (v instanceof Literal ? '\u0000num:' + v.text : v),
+    ).replace(/"\\u0000num:([-0-9.]+)"/g, '$1');
+
+  /** What the Decimal scalar serializes: up to 15 integer digits, 2 to 6 places, either sign. */
+  const decimalText = fc
+    .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 15n - 1n }), fc.integer({ min: 2, max: 6 }), fc.bigInt({ min: 0n, max: 999_999n }))
+    .map(([negative, whole, places, fraction]) => `${negative ? '-' : ''}${whole}.${String(fraction).padStart(6, '0').slice(0, places)}`);
+
+  it('writes each decimal as the same JSON number text as before, and other strings untouched', () => {
+    const item = fc.record({ amount: fc.option(decimalText, { nil: null }), note: fc.string({ unit: 'binary' }) });
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 5 }), (items) => {
+        expect(stringify(shape(items))).toBe(before(items));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('writes the digits as they are, without needless zeros', () => {
+    expect(
+      stringify(
+        shape([
+          { amount: '1250.50', note: 'x' },
+          { amount: '100.00', note: '' },
+          { amount: '-0.000001', note: '1.50' },
+        ]),
+      ),
+    ).toBe('[{"amount":1250.5,"note":"x"},{"amount":100,"note":""},{"amount":-0.000001,"note":"1.50"}]');
+  });
+});
