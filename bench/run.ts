@@ -57,6 +57,7 @@ interface Options {
   subscriptions: boolean;
   idle: number;
   rounds: number;
+  interleave: number;
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -70,6 +71,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --scale              the list latency curve at 10k / 100k / 1M distributions instead (bench/scale.ts);
                        there --duration defaults to 3 and --warmup to 1
   --sizes N,N          the data set sizes of --scale (default 10000,100000,1000000)
+  --interleave N       the list targets of goal 1 (gateway REST and GraphQL, services ceiling,
+                       PostGraphile) all up at once and measured in turn, N rounds, each target's
+                       median reported (runInterleaved); --duration and --warmup are per turn
   --subscriptions      the WebSocket subscriptions target instead (bench/subscriptions.ts): RSS of
                        --idle N idle subscriptions (default 4000, 4 per socket) and the fan-out lag of
                        --rounds R commits that notify every subscribed user (default 20)`;
@@ -88,6 +92,7 @@ function parseBenchArgs(): Options {
       subscriptions: { type: 'boolean', default: false },
       idle: { type: 'string' },
       rounds: { type: 'string' },
+      interleave: { type: 'string' },
     },
     USAGE,
   );
@@ -104,6 +109,7 @@ function parseBenchArgs(): Options {
     subscriptions: values.subscriptions,
     idle: integerOption('idle', values.idle, 1) ?? 4000,
     rounds: integerOption('rounds', values.rounds, 1) ?? 20,
+    interleave: integerOption('interleave', values.interleave, 1) ?? 0,
   };
   const url = new URL(opts.databaseUrl);
   if (!/^postgres(ql)?:$/.test(url.protocol)) throw new Error(`--database-url must be a postgresql:// URL, got "${redact(opts.databaseUrl)}"`);
@@ -485,6 +491,45 @@ function restListTarget(key: TargetKey, label: string, server: Server, headers: 
   return { key, label, server, request: { url: `${server.base}/api/v1/distributions`, method: 'GET', headers } };
 }
 
+function graphqlListTarget(gateway: Server, auth: Record<string, string>): Target {
+  return {
+    key: 'graphql',
+    label: 'GraphQL distributions',
+    server: gateway,
+    request: {
+      url: `${gateway.base}/graphql`,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ operationName: 'Distributions', query: distributionsQuery(), variables: {} }),
+    },
+  };
+}
+
+function postgraphileTarget(pgl: Server, investorId: number): Target {
+  return {
+    key: 'postgraphile',
+    label: 'PostGraphile 5 amber (no auth)',
+    server: pgl,
+    request: {
+      url: `${pgl.base}/graphql`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: POSTGRAPHILE_QUERY, variables: { investorId } }),
+    },
+  };
+}
+
+const CEILING_LABEL = 'services ceiling node:http + services';
+
+/** The services ceiling, with the gateway's node flags and environment. */
+async function startCeiling(databaseUrl: string): Promise<Server> {
+  return startForked('services', 'services.js', gatewayEnv(databaseUrl), await productionNodeFlags());
+}
+
+function startPostGraphile(databaseUrl: string): Promise<Server> {
+  return startForked('postgraphile', 'postgraphile.js', { DATABASE_URL: databaseUrl, NODE_ENV: 'production' });
+}
+
 /** A list target: checked against the REST route's answer, then measured at each connection count. */
 async function measureList(target: Target, reference: Reference, opts: Options): Promise<Measurement[]> {
   await sanityCheck(target, reference);
@@ -801,6 +846,75 @@ async function prepareDatabase(
  * What autovacuum would have done by the time a freshly loaded database serves traffic: planner
  * statistics and the visibility map (index-only scans). Cheap when nothing changed since.
  */
+/**
+ * The comparison of goal 1 with the machine's drift taken out: on this shared two-vCPU machine every
+ * server's req/s and even CPU per request drift by tens of per cent over minutes, and the default
+ * run measures one server after another (PostGraphile last). Here the gateway, the services ceiling
+ * and PostGraphile are all up (idle between turns) and measured in turn, `--interleave` rounds of
+ * the same order at each connection count, so each ratio compares neighbours in time. Reported: each
+ * target's median run by req/s (with the largest peak RSS of its runs), the ratios of those, and
+ * each round's own ratios.
+ */
+async function runInterleaved(opts: Options): Promise<void> {
+  ensurePeer();
+  const startedAt = new Date();
+  console.log(`Database: ${redact(opts.databaseUrl)}`);
+  await prepareDatabase(opts.databaseUrl, opts.distributions, opts.reseed);
+  const investorId = await demoInvestorId(opts.databaseUrl);
+  const loadAverage = os.loadavg()[0];
+  const gateway = await startGateway(opts.databaseUrl);
+  const auth = { authorization: `Bearer ${await login(gateway.base)}` };
+  const rest = restListTarget('rest', 'REST GET /api/v1/distributions', gateway, auth);
+  const reference = await sanityCheck(rest, null);
+  const targets = [
+    rest,
+    graphqlListTarget(gateway, auth),
+    restListTarget('services', CEILING_LABEL, await startCeiling(opts.databaseUrl), auth),
+    postgraphileTarget(await startPostGraphile(opts.databaseUrl), investorId),
+  ];
+  for (const target of targets) await sanityCheck(target, reference);
+  console.log(
+    `\nInterleaved: ${opts.interleave} rounds × connections ${opts.connections.join(', ')} × ${targets.length} targets, ${opts.warmup} s + ${opts.duration} s each`,
+  );
+  const runs: Measurement[] = [];
+  const perRound: { round: number; connections: number; ratios: Ratio[] }[] = [];
+  for (let round = 1; round <= opts.interleave; round++) {
+    for (const c of opts.connections) {
+      const turn: Measurement[] = [];
+      for (const target of targets) turn.push(await measure(target, c, opts));
+      runs.push(...turn);
+      perRound.push({ round, connections: c, ratios: ratios(turn) });
+    }
+  }
+  const results = targets.flatMap((t) =>
+    opts.connections.map((c) => {
+      const mine = runs.filter((r) => r.target === t.key && r.connections === c).sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+      return { ...mine[Math.floor(mine.length / 2)], peakRssMb: Math.max(...mine.map((r) => r.peakRssMb)) };
+    }),
+  );
+  const rs = ratios(results);
+  const roundLines = perRound.map(
+    ({ round, connections, ratios: r }) =>
+      `round ${round} @${connections}: ${r.map((x) => `${x.name} ${x.requestsPerSecond.toFixed(2)} (p99 ${x.p99.toFixed(2)}×)`).join('; ')}`,
+  );
+  const text = `${report(results, rs)}\nEach round's own ratios (req/s, and p99 as a multiple):\n${roundLines.join('\n')}\n`;
+  console.log(`\n${text}`);
+  const file = await writeResults('interleaved.json', {
+    startedAt: startedAt.toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    loadAverageBefore: loadAverage,
+    loadAverageAfter: os.loadavg()[0],
+    options: { interleave: opts.interleave, duration: opts.duration, warmup: opts.warmup, connections: opts.connections },
+    runs,
+    results,
+    ratios: rs,
+    perRound,
+    markdown: text,
+  });
+  console.log(`Wrote ${file}`);
+}
+
 async function vacuum(databaseUrl: string): Promise<void> {
   await withClient(databaseUrl, (client) => client.query('VACUUM (ANALYZE) distributions, distribution_counts, distribution_totals'));
 }
@@ -818,6 +932,7 @@ async function demoInvestorId(databaseUrl: string): Promise<number> {
 async function main(): Promise<void> {
   const opts = parseBenchArgs();
   if (opts.scale) return runScale(opts);
+  if (opts.interleave) return runInterleaved(opts);
   if (opts.subscriptions) {
     console.log(`Database: ${redact(opts.databaseUrl)}`);
     await prepareDatabase(opts.databaseUrl, opts.distributions, opts.reseed);
@@ -846,17 +961,7 @@ async function main(): Promise<void> {
   const token = await login(gateway.base);
   const auth = { authorization: `Bearer ${token}` };
   const rest = restListTarget('rest', 'REST GET /api/v1/distributions', gateway, auth);
-  const graphql: Target = {
-    key: 'graphql',
-    label: 'GraphQL distributions',
-    server: gateway,
-    request: {
-      url: `${gateway.base}/graphql`,
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ operationName: 'Distributions', query: distributionsQuery(), variables: {} }),
-    },
-  };
+  const graphql = graphqlListTarget(gateway, auth);
   const reference = await sanityCheck(rest, null);
   for (const target of [rest, graphql]) results.push(...(await measureList(target, reference, opts)));
   const prepared = await prepareWriters(opts.databaseUrl);
@@ -869,8 +974,8 @@ async function main(): Promise<void> {
   // 2. The services ceiling: the gateway's own services (Prisma) for the same list behind bare node:http,
   //    with the gateway's node flags and environment.
   console.log('\nServices ceiling');
-  const ceiling = await startForked('services', 'services.js', gatewayEnv(opts.databaseUrl), await productionNodeFlags());
-  results.push(...(await measureList(restListTarget('services', 'services ceiling node:http + services', ceiling, auth), reference, opts)));
+  const ceiling = await startCeiling(opts.databaseUrl);
+  results.push(...(await measureList(restListTarget('services', CEILING_LABEL, ceiling, auth), reference, opts)));
   await stopChild(ceiling.child);
 
   // 3. The floor: the same list and writes.
@@ -882,18 +987,8 @@ async function main(): Promise<void> {
 
   // 4. PostGraphile: the same page and totalCount, no authentication.
   console.log('\nPostGraphile');
-  const pgl = await startForked('postgraphile', 'postgraphile.js', { DATABASE_URL: opts.databaseUrl, NODE_ENV: 'production' });
-  const postgraphile: Target = {
-    key: 'postgraphile',
-    label: 'PostGraphile 5 amber (no auth)',
-    server: pgl,
-    request: {
-      url: `${pgl.base}/graphql`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: POSTGRAPHILE_QUERY, variables: { investorId } }),
-    },
-  };
+  const pgl = await startPostGraphile(opts.databaseUrl);
+  const postgraphile = postgraphileTarget(pgl, investorId);
   results.push(...(await measureList(postgraphile, reference, opts)));
   await stopChild(pgl.child);
 
