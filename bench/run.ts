@@ -846,6 +846,10 @@ async function prepareDatabase(
  * What autovacuum would have done by the time a freshly loaded database serves traffic: planner
  * statistics and the visibility map (index-only scans). Cheap when nothing changed since.
  */
+async function vacuum(databaseUrl: string): Promise<void> {
+  await withClient(databaseUrl, (client) => client.query('VACUUM (ANALYZE) distributions, distribution_counts, distribution_totals'));
+}
+
 /**
  * The comparison of goal 1 with the machine's drift taken out: on this shared two-vCPU machine every
  * server's req/s and even CPU per request drift by tens of per cent over minutes, and the default
@@ -913,10 +917,6 @@ async function runInterleaved(opts: Options): Promise<void> {
     markdown: text,
   });
   console.log(`Wrote ${file}`);
-}
-
-async function vacuum(databaseUrl: string): Promise<void> {
-  await withClient(databaseUrl, (client) => client.query('VACUUM (ANALYZE) distributions, distribution_counts, distribution_totals'));
 }
 
 async function demoInvestorId(databaseUrl: string): Promise<number> {
