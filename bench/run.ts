@@ -2,7 +2,7 @@
  * The issue's benchmark: how much does the gateway cost on its busiest read and its money writes?
  *
  *   npm run bench -- [--database-url URL] [--distributions N] [--duration S] [--connections C,C] [--warmup S] [--reseed] [--scale]
- *   npm run bench -- --subscriptions [--idle N] [--rounds R]   (bench/subscriptions.ts)
+ *   npm run bench -- --subscriptions [--idle N] [--rounds R] [--warmup-rounds W]   (bench/subscriptions.ts)
  *
  * Against PostgreSQL with the large demo data set it runs, one server at a time:
  *   1. gateway       REST GET /api/v1/distributions and GraphQL `distributions` (demo investor,
@@ -57,6 +57,7 @@ interface Options {
   subscriptions: boolean;
   idle: number;
   rounds: number;
+  warmupRounds: number;
   interleave: number;
 }
 
@@ -76,7 +77,8 @@ const USAGE = `Usage: npm run bench -- [options]
                        median reported (runInterleaved); --duration and --warmup are per turn
   --subscriptions      the WebSocket subscriptions target instead (bench/subscriptions.ts): RSS of
                        --idle N idle subscriptions (default 4000, 4 per socket) and the fan-out lag of
-                       --rounds R commits that notify every subscribed user (default 20)`;
+                       --rounds R commits that notify every subscribed user (default 100), after
+                       --warmup-rounds W not counted (default 10)`;
 
 function parseBenchArgs(): Options {
   const values = parseCommandLine(
@@ -92,6 +94,7 @@ function parseBenchArgs(): Options {
       subscriptions: { type: 'boolean', default: false },
       idle: { type: 'string' },
       rounds: { type: 'string' },
+      'warmup-rounds': { type: 'string' },
       interleave: { type: 'string' },
     },
     USAGE,
@@ -108,7 +111,8 @@ function parseBenchArgs(): Options {
     sizes: integerListOption('sizes', values.sizes, 1) ?? SCALE_SIZES,
     subscriptions: values.subscriptions,
     idle: integerOption('idle', values.idle, 1) ?? 4000,
-    rounds: integerOption('rounds', values.rounds, 1) ?? 20,
+    rounds: integerOption('rounds', values.rounds, 1) ?? 100,
+    warmupRounds: integerOption('warmup-rounds', values['warmup-rounds'], 0) ?? 10,
     interleave: integerOption('interleave', values.interleave, 1) ?? 0,
   };
   const url = new URL(opts.databaseUrl);
@@ -937,7 +941,7 @@ async function main(): Promise<void> {
     console.log(`Database: ${redact(opts.databaseUrl)}`);
     await prepareDatabase(opts.databaseUrl, opts.distributions, opts.reseed);
     return runSubscriptions(
-      { databaseUrl: opts.databaseUrl, subscriptions: opts.idle, rounds: opts.rounds },
+      { databaseUrl: opts.databaseUrl, subscriptions: opts.idle, rounds: opts.rounds, warmupRounds: opts.warmupRounds },
       { startGateway, login, statusKb, cpuMs, metricValue, writeResults },
     );
   }
