@@ -87,10 +87,11 @@ interface PageRow {
   investor_id: number;
   period: string;
   type: DistributionType;
-  ownership_percentage: DecimalInput;
-  gross_amount: DecimalInput;
-  net_amount: DecimalInput;
-  fees: DecimalInput;
+  // numeric as text: parsed once, by dec(), rather than into Prisma's Decimal and again into ours.
+  ownership_percentage: string;
+  gross_amount: string;
+  net_amount: string;
+  fees: string;
   status: DistributionStatus;
   distributed_at: Date | null;
   created_at: Date;
@@ -220,8 +221,8 @@ export class DistributionService {
     ].filter((c): c is PrismaNs.Sql => Boolean(c));
     const filter = conditions.length ? PrismaNs.sql`WHERE ${PrismaNs.join(conditions, ' AND ')}` : PrismaNs.empty;
     const rows = await db.$queryRaw<PageRow[]>`
-      SELECT d.id, d.unit_id, u.name AS unit_name, d.investor_id, d.period, d.type::text AS type, d.ownership_percentage,
-             d.gross_amount, d.net_amount, d.fees, d.status::text AS status, d.distributed_at, d.created_at
+      SELECT d.id, d.unit_id, u.name AS unit_name, d.investor_id, d.period, d.type::text AS type, d.ownership_percentage::text AS ownership_percentage,
+             d.gross_amount::text AS gross_amount, d.net_amount::text AS net_amount, d.fees::text AS fees, d.status::text AS status, d.distributed_at, d.created_at
       FROM distributions d JOIN units u ON u.id = d.unit_id
       WHERE d.id IN (SELECT id FROM distributions ${filter} ORDER BY created_at DESC, id DESC LIMIT ${take} OFFSET ${skip})
       ORDER BY d.created_at DESC, d.id DESC`;
