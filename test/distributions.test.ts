@@ -98,6 +98,26 @@ describe('GET /api/v1/distributions', () => {
     expect(res.body.meta.current_page).toBe(1);
   });
 
+  it('counts an investor’s list in the page’s own statement: the same totals as a count, on every page and filter, empty ones included', async () => {
+    const sample = await t.db.prisma.distribution.findFirstOrThrow({ where: { investorId: demoInvestorId, status: 'DISTRIBUTED' } });
+    const cases: [string, Record<string, unknown>][] = [
+      ['', {}],
+      ['status=distributed', { status: 'DISTRIBUTED' }],
+      [`unit_id=${sample.unitId}`, { unitId: sample.unitId }],
+      [`period=${sample.period}`, { period: sample.period }],
+      ['from=2000-01-01&to=2000-01-31', { distributedAt: { gte: new Date('2000-01-01T00:00:00Z'), lt: new Date('2000-02-01T00:00:00Z') } }],
+    ];
+    for (const [query, where] of cases) {
+      const expected = await t.db.prisma.distribution.count({ where: { investorId: demoInvestorId, ...where } });
+      // The first page, the last one, and one past the end (which reads no row to carry the total).
+      for (const page of [1, Math.max(Math.ceil(expected / 15), 1), Math.ceil(expected / 15) + 2]) {
+        const res = await get(`/api/v1/distributions?${query}${query ? '&' : ''}page=${page}`);
+        expect(res.status).toBe(200);
+        expect({ query, page, total: res.body.meta.total }).toEqual({ query, page, total: expected });
+      }
+    }
+  });
+
   it('answers a page past the end with empty data and the real last page', async () => {
     const res = await get('/api/v1/distributions?page=9999');
     expect(res.status).toBe(200);

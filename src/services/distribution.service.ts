@@ -95,6 +95,8 @@ interface PageRow {
   status: DistributionStatus;
   distributed_at: Date | null;
   created_at: Date;
+  /** The whole filter's count, when asked for. */
+  total?: number;
 }
 
 /** Where a staff list's total is kept in distribution_totals (migration distribution_totals). */
@@ -199,15 +201,27 @@ export class DistributionService {
       ...listWhere(user, f, ['status', 'type', 'unitId', 'period']),
       distributedAt: dayRange(f.from, f.to),
     };
-    return paginate(w, { rows: (window) => this.page(db, where, window), count: () => this.count(db, where) });
+    return paginate(w, {
+      rows: (window) => this.page(db, where, window).then(({ rows }) => rows),
+      count: () => this.count(db, where),
+      // One investor's rows are counted (count below): the count rides in the page's statement.
+      ...(where.investorId !== undefined && { countedRows: (window: { skip: number; take: number }) => this.page(db, where, window, true) }),
+    });
   }
   /**
    * One page, newest first, as a deferred join: the page's ids come from the index that matches
    * the filter and the order (an index range scan, however deep the page), and only those rows are
    * read and joined to their unit. With Prisma's findMany the unit join ran for every skipped row
-   * (page 500 = 7,500 lookups). One statement, like the findMany it replaces.
+   * (page 500 = 7,500 lookups). One statement, like the findMany it replaces. With `counted`, each
+   * row also carries the count of the whole filter (an uncorrelated subquery, run once): `total`,
+   * undefined when the window is empty.
    */
-  private async page(db: Prisma, where: ListWhere, { skip, take }: { skip: number; take: number }): Promise<DistributionView[]> {
+  private async page(
+    db: Prisma,
+    where: ListWhere,
+    { skip, take }: { skip: number; take: number },
+    counted = false,
+  ): Promise<{ rows: DistributionView[]; total: number | undefined }> {
     const conditions = [
       where.investorId !== undefined && PrismaNs.sql`investor_id = ${where.investorId}`,
       where.status && PrismaNs.sql`status = CAST(${where.status} AS "DistributionStatus")`,
@@ -223,10 +237,11 @@ export class DistributionService {
     const rows = await db.$queryRaw<PageRow[]>`
       SELECT d.id, d.unit_id, u.name AS unit_name, d.investor_id, d.period, d.type::text AS type, d.ownership_percentage::text AS ownership_percentage,
              d.gross_amount::text AS gross_amount, d.net_amount::text AS net_amount, d.fees::text AS fees, d.status::text AS status, d.distributed_at, d.created_at
+             ${counted ? PrismaNs.sql`, (SELECT count(*) FROM distributions ${filter})::int AS total` : PrismaNs.empty}
       FROM distributions d JOIN units u ON u.id = d.unit_id
       WHERE d.id IN (SELECT id FROM distributions ${filter} ORDER BY created_at DESC, id DESC LIMIT ${take} OFFSET ${skip})
       ORDER BY d.created_at DESC, d.id DESC`;
-    return rows.map((r) => ({
+    const views = rows.map((r) => ({
       id: r.id,
       unitId: r.unit_id,
       unitName: r.unit_name,
@@ -241,6 +256,7 @@ export class DistributionService {
       distributedAt: r.distributed_at,
       createdAt: r.created_at,
     }));
+    return { rows: views, total: rows[0]?.total };
   }
 
   /**

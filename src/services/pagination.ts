@@ -61,18 +61,28 @@ export function toPage<T>(items: T[], total: number, w: PageWindow): Page<T> {
 export interface PageSource<Row> {
   rows(window: { skip: number; take: number }): PromiseLike<Row[]>;
   count(): PromiseLike<number>;
+  /**
+   * The window's rows with the whole list's size, in one statement, where a source can (the count
+   * as a subquery of the page's): the total each row carries, read in the rows' snapshot.
+   */
+  countedRows?(window: { skip: number; take: number }): PromiseLike<{ rows: Row[]; total: number | undefined }>;
 }
 
 /**
- * One page of a list: the window's rows and the total, read in parallel (two statements), then
- * `toItems` (e.g. a grouped query for the whole page) turns the rows into the page's items.
+ * One page of a list: the window's rows and the total — in one statement from `countedRows`, else
+ * in parallel (two statements) — then `toItems` (e.g. a grouped query for the whole page) turns the
+ * rows into the page's items. An empty window carries no total: page 1 of it is an empty list, any
+ * later page asks `count`.
  */
 export async function paginate<Row, Item = Row>(
   w: PageWindow,
   source: PageSource<Row>,
   toItems: (rows: Row[]) => Item[] | Promise<Item[]> = (rows) => rows as unknown as Item[],
 ): Promise<Page<Item>> {
-  const [rows, total] = await Promise.all([source.rows({ skip: w.skip, take: w.take }), source.count()]);
+  const window = { skip: w.skip, take: w.take };
+  const [rows, total] = source.countedRows
+    ? await source.countedRows(window).then(async ({ rows, total }) => [rows, total ?? (w.skip === 0 ? 0 : await source.count())] as const)
+    : await Promise.all([source.rows(window), source.count()]);
   return toPage(await toItems(rows), total, w);
 }
 

@@ -168,3 +168,39 @@ describe('pageQuery', () => {
     expect(page.pageInfo).toMatchObject({ currentPage: 3, total: 31, from: 21, to: 21, lastPage: 4 });
   });
 });
+
+describe('paginate with a source that counts in the page’s statement', () => {
+  /** A list of `size` rows whose countedRows answers the window with the total on each row, recording what was asked. */
+  function counted(size: number) {
+    const asked: string[] = [];
+    const rows = (skip: number, take: number) => Array.from({ length: Math.max(Math.min(size - skip, take), 0) }, (_, i) => skip + i);
+    return {
+      asked,
+      source: {
+        rows: async ({ skip, take }: { skip: number; take: number }) => (asked.push('rows'), rows(skip, take)),
+        count: async () => (asked.push('count'), size),
+        countedRows: async ({ skip, take }: { skip: number; take: number }) => {
+          asked.push('countedRows');
+          const found = rows(skip, take);
+          return { rows: found, total: found.length ? size : undefined };
+        },
+      },
+    };
+  }
+
+  it('takes rows and total from the one statement, and asks count only for an empty window past page 1', async () => {
+    for (const [size, page, expected] of [
+      [31, 3, ['countedRows']],
+      [31, 1, ['countedRows']],
+      [0, 1, ['countedRows']],
+      [31, 9, ['countedRows', 'count']],
+    ] as const) {
+      const { asked, source } = counted(size);
+      const result = await paginate(pageWindow(page, 10), source);
+      expect(asked).toEqual(expected);
+      // The same page as two statements would give.
+      expect(result).toEqual(await paginate(pageWindow(page, 10), { rows: source.rows, count: source.count }));
+      expect(result.pageInfo.total).toBe(size);
+    }
+  });
+});
