@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { GraphQLList, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, type FieldNode, type OperationDefinitionNode } from 'graphql';
-import { DecimalScalar } from '../../src/schema/scalars';
+import { GraphQLDateTime } from 'graphql-scalars';
+import { DateTimeScalar, DecimalScalar } from '../../src/schema/scalars';
 import { compileShaper, laravelTimestamp, stringify } from '../../src/rest/serialize';
 
 /** The definition the REST face has always written: toISOString without the fraction, with a UTC offset. */
@@ -41,6 +42,23 @@ describe('REST timestamps', () => {
         },
       ),
     );
+  });
+
+  it('the DateTime scalar writes the JSON a Date wrote, and REST cuts that text into the timestamp the Date gave', () => {
+    const valid = dates.filter((d) => !Number.isNaN(d.getTime()));
+    fc.assert(
+      fc.property(valid, (date) => {
+        const text = DateTimeScalar.serialize(date);
+        expect(JSON.stringify({ at: text })).toBe(JSON.stringify({ at: GraphQLDateTime.serialize(date) }));
+        expect(laravelTimestamp(text)).toBe(laravelTimestamp(date));
+      }),
+      { numRuns: 2000 },
+    );
+    // The rest of the scalar is graphql-scalars' own: name, description, parsing.
+    const { serialize: _ours, ...ours } = DateTimeScalar.toConfig();
+    const { serialize: _theirs, ...theirs } = GraphQLDateTime.toConfig();
+    expect(ours).toEqual(theirs);
+    expect(() => DateTimeScalar.serialize(new Date(Number.NaN))).toThrow();
   });
 
   it('drops the fraction without rounding and pads every field', () => {
