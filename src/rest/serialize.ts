@@ -30,24 +30,17 @@ function decimalLiteral(value: unknown): string {
   return MARK + (text.includes('.') ? text.replace(/\.?0+$/, '') : text);
 }
 
-const twoDigits = (n: number) => (n < 10 ? '0' : '') + n;
-
 /** toISOString's text of a four-digit year, as the DateTime scalar writes it. */
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /**
  * "2026-03-31T00:00:00.000Z" → "2026-03-31T00:00:00+00:00" (ISO 8601, UTC offset, no fraction).
- * The DateTime scalar writes toISOString's text: cut, not read again. A Date's fields are written
- * out directly (`toISOString` and a copy of the Date cost twice as much). Other years and invalid
- * dates keep toISOString's forms and error.
+ * The DateTime scalar writes toISOString's text: cut, not read again. Anything else (other years, a
+ * Date, a time value) goes through toISOString, whose forms and errors it keeps.
  */
 export function laravelTimestamp(value: unknown): string {
   if (typeof value === 'string' && ISO_UTC.test(value)) return value.slice(0, 19) + '+00:00';
-  const date = value instanceof Date ? value : new Date(value as string);
-  const year = date.getUTCFullYear();
-  if (!(year >= 1000 && year <= 9999)) return date.toISOString().slice(0, 19) + '+00:00';
-  const day = `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`;
-  return `${day}T${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}+00:00`;
+  return new Date(value as string).toISOString().slice(0, 19) + '+00:00';
 }
 
 /** JSON text of a shaped answer; a plain JSON.stringify (a replacer function costs a call per value). */

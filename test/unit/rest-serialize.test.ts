@@ -16,7 +16,7 @@ const outcome = (f: () => string) => {
   }
 };
 
-/** Four-digit years, the ones written field by field, and any date at all (invalid ones too). */
+/** Four-digit years, the ones the DateTime scalar's text is cut for, and any date at all (invalid ones too). */
 const dates = fc.oneof(fc.date({ min: new Date('1000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z') }), fc.date({ noInvalidDate: false }));
 
 describe('REST timestamps', () => {
