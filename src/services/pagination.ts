@@ -80,9 +80,11 @@ export async function paginate<Row, Item = Row>(
   toItems: (rows: Row[]) => Item[] | Promise<Item[]> = (rows) => rows as unknown as Item[],
 ): Promise<Page<Item>> {
   const window = { skip: w.skip, take: w.take };
-  const [rows, total] = source.countedRows
-    ? await source.countedRows(window).then(async ({ rows, total }) => [rows, total ?? (w.skip === 0 ? 0 : await source.count())] as const)
-    : await Promise.all([source.rows(window), source.count()]);
+  if (source.countedRows) {
+    const { rows, total } = await source.countedRows(window);
+    return toPage(await toItems(rows), total ?? (w.skip === 0 ? 0 : await source.count()), w);
+  }
+  const [rows, total] = await Promise.all([source.rows(window), source.count()]);
   return toPage(await toItems(rows), total, w);
 }
 
