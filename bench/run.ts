@@ -495,32 +495,19 @@ function restListTarget(key: TargetKey, label: string, server: Server, headers: 
   return { key, label, server, request: { url: `${server.base}/api/v1/distributions`, method: 'GET', headers } };
 }
 
+/** A GraphQL POST of `payload` to a server's /graphql. */
+function graphqlPost(server: Server, headers: Record<string, string>, payload: object): autocannon.Options {
+  return { url: `${server.base}/graphql`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(payload) };
+}
+
 function graphqlListTarget(gateway: Server, auth: Record<string, string>): Target {
-  return {
-    key: 'graphql',
-    label: 'GraphQL distributions',
-    server: gateway,
-    request: {
-      url: `${gateway.base}/graphql`,
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ operationName: 'Distributions', query: distributionsQuery(), variables: {} }),
-    },
-  };
+  const payload = { operationName: 'Distributions', query: distributionsQuery(), variables: {} };
+  return { key: 'graphql', label: 'GraphQL distributions', server: gateway, request: graphqlPost(gateway, auth, payload) };
 }
 
 function postgraphileTarget(pgl: Server, investorId: number): Target {
-  return {
-    key: 'postgraphile',
-    label: 'PostGraphile 5 amber (no auth)',
-    server: pgl,
-    request: {
-      url: `${pgl.base}/graphql`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: POSTGRAPHILE_QUERY, variables: { investorId } }),
-    },
-  };
+  const payload = { query: POSTGRAPHILE_QUERY, variables: { investorId } };
+  return { key: 'postgraphile', label: 'PostGraphile 5 amber (no auth)', server: pgl, request: graphqlPost(pgl, {}, payload) };
 }
 
 const CEILING_LABEL = 'services ceiling node:http + services';
