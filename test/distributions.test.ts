@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
 let t: TestGateway;
@@ -116,6 +117,26 @@ describe('GET /api/v1/distributions', () => {
         expect({ query, page, total: res.body.meta.total }).toEqual({ query, page, total: expected });
       }
     }
+  });
+
+  it('any page (a GraphQL Int) of any status filter, however far past the end, answers the same total as a count (fast-check)', async () => {
+    const statuses = ['PENDING', 'APPROVED', 'DISTRIBUTED', 'CANCELLED'] as const;
+    const totals = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.option(fc.constantFrom(...statuses), { nil: undefined }),
+        fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 2 ** 31 - 1 })),
+        async (status, page) => {
+          const key = status ?? '';
+          if (!totals.has(key)) totals.set(key, await t.db.prisma.distribution.count({ where: { investorId: demoInvestorId, ...(status && { status }) } }));
+          const res = await get(`/api/v1/distributions?${status ? `status=${status.toLowerCase()}&` : ''}page=${page}`);
+          expect(res.status).toBe(200);
+          expect(res.body.meta.total).toBe(totals.get(key));
+          expect(res.body.data).toHaveLength(Math.max(Math.min(15, (totals.get(key) ?? 0) - (page - 1) * 15), 0));
+        },
+      ),
+      { numRuns: 40, interruptAfterTimeLimit: 20_000, markInterruptAsFailure: false },
+    );
   });
 
   it('answers a page past the end with empty data and the real last page', async () => {
