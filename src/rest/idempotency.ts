@@ -5,7 +5,6 @@ import type { Services } from '../services';
 import { scopeOf } from '../services/idempotency.service';
 import { errorAnswer, sendAnswer, type WireAnswer } from './respond';
 import type { RouteResult } from './route';
-import { stringify } from './serialize';
 
 /**
  * The REST adapter of the idempotency store: claim the key, run the route once, store its answer
@@ -34,7 +33,7 @@ export async function sendIdempotent(
     const result = await run();
     // Idempotent routes are POSTs that answer an envelope, never a download.
     if ('file' in result) throw new Error(`${req.method} ${path}: an idempotent route cannot answer a download`);
-    answer = { status: result.status, headers: {}, body: stringify(result.body) };
+    answer = { status: result.status, headers: {}, body: result.body };
   } catch (err) {
     answer = errorAnswer(err, services.logger);
   }

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { DomainError, RateLimitedError, ValidationError, bearerChallenge, httpStatus, normalizeError } from '../http/errors';
 import type { DownloadFile } from '../services/download.service';
-import { snake, stringify } from './serialize';
+import { snake } from './serialize';
 
 /** Streams a file as an attachment; the name is given both plainly and RFC 5987-encoded. */
 export async function sendDownload(res: Response, file: DownloadFile): Promise<void> {
@@ -13,10 +13,6 @@ export async function sendDownload(res: Response, file: DownloadFile): Promise<v
     'Cache-Control': 'no-store',
   });
   await pipeline(file.stream, res);
-}
-
-export function sendJson(res: Response, status: number, body: unknown): void {
-  sendAnswer(res, { status, headers: {}, body: stringify(body) });
 }
 
 /** An answer as it goes on the wire: status, extra headers and the JSON text of the body. */
@@ -44,7 +40,7 @@ export function errorAnswer(err: unknown, logger: Logger): WireAnswer {
   if (!(e instanceof DomainError)) {
     // A GraphQL request error (the route's document no longer fits the schema): a bug on our side.
     logger.error({ err }, 'REST route produced a GraphQL request error');
-    return { status: 500, headers: {}, body: stringify({ success: false, message: 'Server Error.' }) };
+    return { status: 500, headers: {}, body: JSON.stringify({ success: false, message: 'Server Error.' }) };
   }
   const status = httpStatus(e.code);
   if (status >= 500) logger.error({ err: err instanceof Error ? err : e }, e.message);
@@ -59,7 +55,7 @@ export function errorAnswer(err: unknown, logger: Logger): WireAnswer {
   if (e instanceof ValidationError) {
     body.errors = Object.fromEntries(Object.entries(e.fields).map(([field, messages]) => [field.split('.').map(snake).join('.'), messages]));
   }
-  return { status, headers, body: stringify(body) };
+  return { status, headers, body: JSON.stringify(body) };
 }
 
 export function sendError(res: Response, err: unknown, logger: Logger): void {

@@ -16,7 +16,7 @@ import { isIdempotentField } from '../schema/idempotent';
 import { laravelPaginator, type PageInfoShape } from '../services/pagination';
 import type { FileRoot } from '../schema/download.type';
 import type { DownloadLink } from '../services/download.service';
-import { compileShaper, type Shaper } from './serialize';
+import { compileWriter, envelopeText, type Writer } from './serialize';
 import { compileCoercer, type Coercer, type InputSource } from './variables';
 
 declare const raw: unique symbol;
@@ -100,7 +100,8 @@ export interface RequestUrl {
   path: string;
 }
 
-export type RouteResult = { status: number; body: unknown } | { file: DownloadLink };
+/** An answer's status and JSON text, or the file a download route hands over. */
+export type RouteResult = { status: number; body: string } | { file: DownloadLink };
 
 export interface CompiledRoute {
   route: RestRoute<unknown>;
@@ -142,14 +143,14 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
   );
 
-  let shape: Shaper;
+  let write: Writer;
   if (envelope === 'item') {
-    shape = compileShaper(schema, fragments, fieldType, field.selectionSet);
+    write = compileWriter(schema, fragments, fieldType, field.selectionSet);
   } else {
     const items = field.selectionSet?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'items');
     if (!items || items.kind !== Kind.FIELD) throw new Error(`${r.method} ${r.path}: paginated routes select items and pageInfo`);
     const pageType = getNamedType(fieldType) as GraphQLObjectType;
-    shape = compileShaper(schema, fragments, pageType.getFields().items.type, items.selectionSet);
+    write = compileWriter(schema, fragments, pageType.getFields().items.type, items.selectionSet);
   }
 
   const paramNames: string[] = [];
@@ -181,11 +182,11 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
       const status = decided?.status ?? r.status ?? 200;
       const text = decided?.message ?? r.message;
       const message = text ? { message: text } : {};
-      if (envelope === 'item') return { status, body: { success: true, data: r.emptyData ? [] : shape(value), ...message } };
+      if (envelope === 'item') return { status, body: envelopeText(r.emptyData ? '[]' : write(value), message) };
       const page = value as { items: unknown[]; pageInfo: PageInfoShape };
       const { links, meta } = laravelPaginator(page.pageInfo, url.path, input.query);
-      const data = shape(page.items);
-      return { status, body: envelope === 'paginated' ? { success: true, data, links, meta, ...message } : { success: true, data, meta, ...message } };
+      const data = write(page.items);
+      return { status, body: envelopeText(data, envelope === 'paginated' ? { links, meta, ...message } : { meta, ...message }) };
     },
   };
 }

@@ -7,7 +7,7 @@ import type { Services } from '../services';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency-key';
 import { sendIdempotent } from './idempotency';
 import { Upload, readForm, uploadsDigest, type UploadLimits } from '../http/multipart';
-import { sendDownload, sendError, sendJson } from './respond';
+import { sendAnswer, sendDownload, sendError } from './respond';
 import { compileRoute, type CompiledRoute, type RawValue } from './route';
 import { routeTable } from './routes';
 
@@ -89,7 +89,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
       }
       const result = await run();
       if ('file' in result) return await sendDownload(res, await services.downloads.open(result.file));
-      sendJson(res, result.status, result.body);
+      sendAnswer(res, { status: result.status, headers: {}, body: result.body });
     } catch (err) {
       if (res.headersSent) return void res.destroy(err as Error); // failed mid-stream: cut the download short
       sendError(res, err, services.logger);

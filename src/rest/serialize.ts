@@ -16,18 +16,15 @@ import {
 /** camelCase → snake_case, the REST face's field names. */
 export const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
-/**
- * A decimal is written into JSON as a number literal, digit for digit (never through a float): the
- * shaper leaves it as this mark plus its digits, a string that `stringify` turns into the bare number.
- * (No text can carry the mark: PostgreSQL refuses NUL in text and JSON, and so does every text input.)
- */
-const MARK = '\u0000num:';
-const MARK_RE = /"\\u0000num:([-0-9.]+)"/g;
+/** A JSON number, as the Decimal scalar's text always is ("-12.50"): written bare, digit for digit. */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 
+/** A decimal as a JSON number literal, never through a float: "1250.50" → 1250.5, "100.00" → 100. */
 function decimalLiteral(value: unknown): string {
   const text = String(value);
-  // "1250.50" → 1250.5, "100.00" → 100: the JSON number with no needless zeros.
-  return MARK + (text.includes('.') ? text.replace(/\.?0+$/, '') : text);
+  const trimmed = text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+  // Text that is not a plain number is never spliced into the JSON raw: it goes out as a string.
+  return JSON_NUMBER.test(trimmed) ? trimmed : JSON.stringify(text);
 }
 
 /** toISOString's text of a four-digit year, as the DateTime scalar writes it. */
@@ -43,12 +40,8 @@ export function laravelTimestamp(value: unknown): string {
   return new Date(value as string).toISOString().slice(0, 19) + '+00:00';
 }
 
-/** JSON text of a shaped answer; a plain JSON.stringify (a replacer function costs a call per value). */
-export function stringify(body: unknown): string {
-  return JSON.stringify(body).replace(MARK_RE, '$1');
-}
-
-export type Shaper = (value: unknown) => unknown;
+/** Writes a GraphQL result value as the REST face's JSON text. */
+export type Writer = (value: unknown) => string;
 
 const enumNamesOf = new WeakMap<GraphQLSchema, Set<string>>();
 
@@ -102,42 +95,62 @@ export function selectedFields(type: GraphQLObjectType, selectionSet: SelectionS
 }
 
 /**
- * Compiles, once per route, a function that turns a GraphQL result into the REST shape: snake_case
- * keys in selection order, Decimal → JSON number, DateTime → Laravel timestamp, enum → lower case.
+ * Compiles, once per route, a function that writes a GraphQL result as the REST JSON text itself:
+ * snake_case keys in selection order, Decimal → JSON number, DateTime → Laravel timestamp, enum →
+ * lower case. Written straight to text rather than shaped into objects for JSON.stringify: no
+ * second copy of the answer, and a decimal needs no marker to be cut out of a string afterwards.
  */
-export function compileShaper(
+export function compileWriter(
   schema: GraphQLSchema,
   fragments: Record<string, FragmentDefinitionNode>,
   type: GraphQLOutputType,
   selectionSet?: SelectionSetNode,
-): Shaper {
-  if (type instanceof GraphQLNonNull) return compileShaper(schema, fragments, type.ofType, selectionSet);
+): Writer {
+  if (type instanceof GraphQLNonNull) return compileWriter(schema, fragments, type.ofType, selectionSet);
   if (type instanceof GraphQLList) {
-    const item = compileShaper(schema, fragments, type.ofType, selectionSet);
-    return (v) => (v == null ? null : (v as unknown[]).map(item));
-  }
-  if (type instanceof GraphQLEnumType) return (v) => (v == null ? null : String(v).toLowerCase());
-  if (type instanceof GraphQLObjectType && selectionSet) {
-    const parts = selectedFields(type, selectionSet, fragments).map((f) => ({ ...f, shape: compileShaper(schema, fragments, f.type, f.selectionSet) }));
+    const item = compileWriter(schema, fragments, type.ofType, selectionSet);
     return (v) => {
-      if (v == null) return null;
+      if (v == null) return 'null';
+      const items = v as unknown[];
+      let text = '[';
+      for (let i = 0; i < items.length; i++) text += (i ? ',' : '') + item(items[i]);
+      return text + ']';
+    };
+  }
+  // Enum value names are GraphQL names ([_A-Za-z][_0-9A-Za-z]*): nothing in them needs escaping.
+  if (type instanceof GraphQLEnumType) return (v) => (v == null ? 'null' : '"' + String(v).toLowerCase() + '"');
+  if (type instanceof GraphQLObjectType && selectionSet) {
+    const fields = selectedFields(type, selectionSet, fragments);
+    const keys = fields.map((f) => f.key);
+    // '{"id":' for the first member, ',"unit_id":' for the others.
+    const prefixes = fields.map((f, i) => (i ? ',' : '{') + JSON.stringify(f.out) + ':');
+    const writers = fields.map((f) => compileWriter(schema, fragments, f.type, f.selectionSet));
+    return (v) => {
+      if (v == null) return 'null';
       const src = v as Record<string, unknown>;
-      const out: Record<string, unknown> = {};
-      for (const p of parts) out[p.out] = p.shape(src[p.key]);
-      return out;
+      let text = '';
+      for (let i = 0; i < keys.length; i++) text += prefixes[i] + writers[i](src[keys[i]]);
+      return text + '}';
     };
   }
   switch (getNamedType(type).name) {
     case 'JSON':
     case 'JSONObject': {
       const enumNames = enumValueNames(schema);
-      return (v) => (v == null ? null : restJson(v, enumNames));
+      return (v) => (v == null ? 'null' : JSON.stringify(restJson(v, enumNames)));
     }
     case 'Decimal':
-      return (v) => (v == null ? null : decimalLiteral(v));
+      return (v) => (v == null ? 'null' : decimalLiteral(v));
     case 'DateTime':
-      return (v) => (v == null ? null : laravelTimestamp(v));
+      // The timestamp's characters (digits, "-", ":", "T", "+") need no escaping.
+      return (v) => (v == null ? 'null' : '"' + laravelTimestamp(v) + '"');
     default:
-      return (v) => v ?? null;
+      return (v) => (v == null ? 'null' : JSON.stringify(v));
   }
+}
+
+/** `{"success":true,"data":…}` and the envelope's other members: `data` is JSON text already. */
+export function envelopeText(data: string, members: Record<string, unknown>): string {
+  const rest = JSON.stringify(members);
+  return '{"success":true,"data":' + data + (rest === '{}' ? '}' : ',' + rest.slice(1));
 }

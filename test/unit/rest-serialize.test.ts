@@ -1,8 +1,20 @@
 import fc from 'fast-check';
-import { GraphQLList, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import {
+  GraphQLEnumType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  parse,
+  type FieldNode,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { GraphQLJSON } from 'graphql-scalars';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { DateTimeScalar, DecimalScalar } from '../../src/schema/scalars';
-import { compileShaper, laravelTimestamp, stringify } from '../../src/rest/serialize';
+import { compileWriter, envelopeText, laravelTimestamp } from '../../src/rest/serialize';
 
 /** The definition the REST face has always written: toISOString without the fraction, with a UTC offset. */
 const viaIsoString = (value: Date | string | number) => new Date(value).toISOString().slice(0, 19) + '+00:00';
@@ -68,13 +80,18 @@ describe('REST timestamps', () => {
   });
 });
 
+/** The first root field of `query` in `schema`, and a writer for it. */
+function writerOf(schema: GraphQLSchema, query: string) {
+  const [field] = (parse(query).definitions[0] as OperationDefinitionNode).selectionSet.selections as FieldNode[];
+  return compileWriter(schema, {}, schema.getQueryType()!.getFields()[field.name.value].type, field.selectionSet);
+}
+
 describe('REST decimals', () => {
   const Row = new GraphQLObjectType({ name: 'Row', fields: { amount: { type: DecimalScalar }, note: { type: GraphQLString } } });
   const schema = new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: { rows: { type: new GraphQLList(Row) } } }) });
-  const [rows] = (parse('{ rows { amount note } }').definitions[0] as OperationDefinitionNode).selectionSet.selections as FieldNode[];
-  const shape = compileShaper(schema, {}, new GraphQLList(Row), rows.selectionSet);
+  const write = writerOf(schema, '{ rows { amount note } }');
 
-  /** The formulation the REST face used until now: a marked object turned into text by a JSON.stringify replacer. */
+  /** The formulation the REST face used before: a marked object turned into text by a JSON.stringify replacer. */
   class Literal {
     constructor(readonly text: string) {}
   }
@@ -93,7 +110,7 @@ describe('REST decimals', () => {
     const item = fc.record({ amount: fc.option(decimalText, { nil: null }), note: fc.string({ unit: 'binary' }) });
     fc.assert(
       fc.property(fc.array(item, { maxLength: 5 }), (items) => {
-        expect(stringify(shape(items))).toBe(before(items));
+        expect(write(items)).toBe(before(items));
       }),
       { numRuns: 2000 },
     );
@@ -101,13 +118,85 @@ describe('REST decimals', () => {
 
   it('writes the digits as they are, without needless zeros', () => {
     expect(
-      stringify(
-        shape([
-          { amount: '1250.50', note: 'x' },
-          { amount: '100.00', note: '' },
-          { amount: '-0.000001', note: '1.50' },
-        ]),
-      ),
+      write([
+        { amount: '1250.50', note: 'x' },
+        { amount: '100.00', note: '' },
+        { amount: '-0.000001', note: '1.50' },
+      ]),
     ).toBe('[{"amount":1250.5,"note":"x"},{"amount":100,"note":""},{"amount":-0.000001,"note":"1.50"}]');
+  });
+
+  it('never splices text that is not a plain number into the JSON: it goes out as a string', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const parsed = JSON.parse(write([{ amount: text, note: '' }])) as { amount: unknown }[];
+        expect(typeof parsed[0].amount === 'number' ? /^-?\d+(\.\d+)?$/.test(text) : parsed[0].amount === text).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('REST writer', () => {
+  const Status = new GraphQLEnumType({ name: 'Status', values: { APPROVED: {}, PENDING_REVIEW: {} } });
+  const Unit = new GraphQLObjectType({ name: 'Unit', fields: { id: { type: new GraphQLNonNull(GraphQLInt) }, displayName: { type: GraphQLString } } });
+  const Item = new GraphQLObjectType({
+    name: 'Item',
+    fields: {
+      id: { type: new GraphQLNonNull(GraphQLInt) },
+      status: { type: Status },
+      paidAt: { type: DateTimeScalar },
+      data: { type: GraphQLJSON },
+      unit: { type: Unit },
+      tags: { type: new GraphQLList(GraphQLString) },
+    },
+  });
+  const schema = new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: { items: { type: new GraphQLList(Item) } } }) });
+  const write = writerOf(schema, '{ items { id state: status paidAt data unit { id displayName } tags } }');
+
+  const item = fc.record({
+    id: fc.integer(),
+    state: fc.option(fc.constantFrom('APPROVED', 'PENDING_REVIEW'), { nil: null }),
+    paidAt: fc.option(
+      fc.date({ min: new Date('1000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+      { nil: null },
+    ),
+    data: fc.option(
+      fc.dictionary(fc.constantFrom('unitId', 'status', 'note'), fc.oneof(fc.string({ unit: 'binary' }), fc.constant('APPROVED'), fc.integer())),
+      {
+        nil: null,
+      },
+    ),
+    unit: fc.option(fc.record({ id: fc.integer(), displayName: fc.option(fc.string({ unit: 'binary' }), { nil: null }) }), { nil: null }),
+    tags: fc.option(fc.array(fc.option(fc.string({ unit: 'binary' }), { nil: null }), { maxLength: 3 }), { nil: null }),
+  });
+
+  /** The REST shape of an item as plain data (contract §1), for JSON.stringify to write. */
+  const restShape = (v: typeof item extends fc.Arbitrary<infer T> ? T : never) => ({
+    id: v.id,
+    state: v.state === null ? null : v.state.toLowerCase(), // an alias is the key
+    paid_at: v.paidAt === null ? null : laravelTimestamp(v.paidAt),
+    data:
+      v.data === null
+        ? null
+        : Object.fromEntries(Object.entries(v.data).map(([k, x]) => [k.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase(), x === 'APPROVED' ? 'approved' : x])),
+    unit: v.unit === null ? null : { id: v.unit.id, display_name: v.unit.displayName },
+    tags: v.tags,
+  });
+
+  it('writes the text JSON.stringify writes of the REST shape: snake_case keys in selection order, enums lower case, timestamps, nulls', () => {
+    fc.assert(
+      fc.property(fc.option(fc.array(item, { maxLength: 4 }), { nil: null }), (items) => {
+        expect(write(items)).toBe(JSON.stringify(items === null ? null : items.map(restShape)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('wraps written data in the envelope, members in order', () => {
+    expect(envelopeText('[1]', {})).toBe('{"success":true,"data":[1]}');
+    expect(envelopeText('{"id":1}', { links: { next: null }, meta: { total: 1 }, message: 'ok' })).toBe(
+      '{"success":true,"data":{"id":1},"links":{"next":null},"meta":{"total":1},"message":"ok"}',
+    );
   });
 });
