@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     timeouts: databaseTimeouts(config),
     logger,
   });
-  const services = createServices(db.prisma, config, logger, db.replicas);
+  const services = createServices(db, config, logger);
   const answer = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };

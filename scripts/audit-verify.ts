@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   try {
     // A fresh clone's embedded database has no tables yet.
     await applyMigrations(db.adapterFactory);
-    process.exitCode = await runVerify(createServices(db.prisma, config, createLogger('silent')).audit, (line) => console.log(line));
+    process.exitCode = await runVerify(createServices(db, config, createLogger('silent')).audit, (line) => console.log(line));
   } finally {
     await db.close();
   }

@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   await applyMigrations(db.adapterFactory);
   await seedDemoData(db.prisma);
   const logger = createLogger('silent');
-  const services = createServices(db.prisma, config, logger);
+  const services = createServices(db, config, logger);
   const gateway = await createGateway(config, db, services, logger);
   gateway.setReady(true);
   const http = request(gateway.app);

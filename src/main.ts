@@ -48,7 +48,7 @@ async function start(config: Config, logger: Logger): Promise<void> {
     logger,
   });
   logger.info({ database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined, readReplicas: db.replicas.length }, 'database opened');
-  const services = createServices(db.prisma, config, logger, db.replicas);
+  const services = createServices(db, config, logger);
   const gateway = await createGateway(config, db, services, logger);
   // Push notifications: the outbox worker, started once the database is ready.
   const pushOutbox = new PushOutbox(db.prisma, createPushSender(config.firebaseCredentials, logger), logger, {

@@ -212,3 +212,49 @@ describe('logout and refresh', () => {
     expect((await t.http.post('/api/v1/auth/refresh').send({ refresh_token: 'unknown' })).status).toBe(401);
   });
 });
+
+describe('the session read (a prepared statement past Prisma)', () => {
+  /** What the read answered when it was Prisma's model read. */
+  const viaPrisma = async (sessionId: string) => {
+    if (!/^[0-9a-f-]{36}$/i.test(sessionId)) return null;
+    const s = await t.db.prisma.session.findUnique({
+      where: { id: sessionId },
+      select: { revokedAt: true, expiresAt: true, user: { select: { id: true, role: true, deletedAt: true, investor: { select: { id: true } } } } },
+    });
+    if (!s || s.revokedAt || s.expiresAt <= new Date() || s.user.deletedAt) return null;
+    return { id: s.user.id, role: s.user.role, investorId: s.user.investor?.id ?? null, sessionId };
+  };
+
+  it('answers what the model read answers for live, revoked, expired, deleted-user and unknown sessions', async () => {
+    const newest = async (email: string, take: number) => {
+      const { id } = await t.db.prisma.user.findUniqueOrThrow({ where: { email }, select: { id: true } });
+      return (await t.db.prisma.session.findMany({ where: { userId: id }, orderBy: { createdAt: 'desc' }, take, select: { id: true } })).map((s) => s.id);
+    };
+    for (let i = 0; i < 3; i++) expect((await login(DEMO_EMAILS.investor)).status).toBe(200);
+    expect((await login(DEMO_EMAILS.admin)).status).toBe(200);
+    const email = 'session-read@example.test';
+    const registered = await t.http
+      .post('/api/v1/auth/register')
+      .send({ name: 'Session Read', email, password: 'Password123!', password_confirmation: 'Password123!' });
+    expect(registered.status).toBe(201);
+    const [live, revoked, expired] = await newest(DEMO_EMAILS.investor, 3);
+    const [ofAdmin] = await newest(DEMO_EMAILS.admin, 1);
+    const [ofDeleted] = await newest(email, 1);
+    await t.db.prisma.session.update({ where: { id: revoked }, data: { revokedAt: new Date() } });
+    await t.db.prisma.session.update({ where: { id: expired }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.db.prisma.user.update({ where: { email }, data: { deletedAt: new Date() } });
+
+    const ids = [live, ofAdmin, revoked, expired, ofDeleted, '00000000-0000-4000-8000-000000000000', 'not-a-uuid'];
+    const ours = await Promise.all(ids.map((id) => t.services.auth.sessionUser(id)));
+    for (const [i, id] of ids.entries()) expect(ours[i]).toEqual(await viaPrisma(id));
+    expect(ours.map((u) => u && { role: u.role, hasInvestor: u.investorId !== null })).toEqual([
+      { role: 'INVESTOR', hasInvestor: true },
+      { role: 'ADMIN', hasInvestor: false },
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+});

@@ -19,7 +19,7 @@ afterAll(() => t.close());
 
 /** The same database's services under another configuration (an instance before or after the rotation). */
 const servicesWith = (env: Record<string, string>) =>
-  createServices(t.db.prisma, loadConfig({ NODE_ENV: 'test', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env }), createLogger('silent'));
+  createServices(t.db, loadConfig({ NODE_ENV: 'test', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env }), createLogger('silent'));
 const me = (token: string) => t.http.get('/api/v1/auth/me').set('authorization', `Bearer ${token}`);
 
 describe('access tokens across a JWT_SECRET rotation', () => {

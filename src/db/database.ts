@@ -21,6 +21,13 @@ export interface Database {
   replicas: PrismaClient[];
   /** For the schema engine (migrations). PostgreSQL: a pool of its own per engine connection, see openDatabase. */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /**
+   * One read past Prisma, as a prepared statement (PostgreSQL: parsed and planned once per
+   * connection, by name): only the bearer token's session, which every request reads and where
+   * Prisma's query machinery cost as much CPU again as the statement (docs/benchmarks.md). Counted in
+   * queryCount. Every other read and write goes through Prisma.
+   */
+  read<Row>(statement: PreparedRead, values: unknown[]): Promise<Row[]>;
   /** SQL statements sent so far (the /metrics counter and the benchmark read it). */
   queryCount(): number;
   /** Connection pool usage for /metrics; undefined where there is no pool (PGlite). */
@@ -30,6 +37,12 @@ export interface Database {
   /** LISTEN on `channel` (the change feed): one connection of its own on PostgreSQL, reconnecting by itself. */
   listen(channel: string, handlers: ListenHandlers): Promise<NotifyListener>;
   close(): Promise<void>;
+}
+
+/** A statement for Database.read: its name (unique per text) and its SQL. */
+export interface PreparedRead {
+  name: string;
+  text: string;
 }
 
 export interface PoolStats {
@@ -116,13 +129,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connect: () => enginePool().connect(),
       connectToShadowDb: () => enginePool().connectToShadowDb(),
     };
+    let reads = 0;
     return {
       kind: 'postgres',
       url: options.databaseUrl,
       prisma,
       replicas: replicas.map((r) => r.prisma),
       adapterFactory,
-      queryCount: () => replicas.reduce((n, r) => n + r.queryCount(), queryCount()),
+      read: async <Row>({ name, text }: PreparedRead, values: unknown[]) => {
+        reads++;
+        return (await pool.query({ name, text, values })).rows as Row[];
+      },
+      queryCount: () => replicas.reduce((n, r) => n + r.queryCount(), queryCount() + reads),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       ping: (timeoutMs) => withTimeout(pool.query('SELECT 1'), timeoutMs),
       listen: (channel, handlers) =>
@@ -146,12 +164,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const client = pglite;
   const adapterFactory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
   const { prisma, queryCount } = countingClient(adapterFactory, options.timeouts);
+  let reads = 0;
   return {
     kind: 'pglite',
     prisma,
     replicas: [],
     adapterFactory,
-    queryCount,
+    read: async <Row>({ text }: PreparedRead, values: unknown[]) => {
+      reads++;
+      return (await client.query<Row>(text, values)).rows;
+    },
+    queryCount: () => queryCount() + reads,
     poolStats: () => undefined,
     ping: (timeoutMs) => withTimeout(client.query('SELECT 1'), timeoutMs),
     listen: (channel, handlers) => listenPglite(client, channel, handlers),

@@ -2,7 +2,7 @@ import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:c
 import jwt from 'jsonwebtoken';
 import type { Config } from '../platform/config';
 import type { AuthUser } from '../domain/auth-user';
-import type { Prisma } from '../db/database';
+import type { Database, Prisma, PreparedRead } from '../db/database';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
 import { NotFoundError, UnauthenticatedError, ValidationError, type UnauthenticatedReason } from '../domain/errors';
@@ -68,6 +68,22 @@ export const newOpaqueToken = () => randomBytes(32).toString('base64url');
 
 const SESSION_ID = /^[0-9a-f-]{36}$/i;
 
+/** The session read of every authenticated request (Database.read: a prepared statement past Prisma). */
+const SESSION_READ: PreparedRead = {
+  name: 'session_user',
+  text: `SELECT s.revoked_at, s.expires_at, u.id AS user_id, u.role::text AS role, u.deleted_at, i.id AS investor_id
+         FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN investors i ON i.user_id = u.id
+         WHERE s.id = $1::uuid`,
+};
+interface SessionRow {
+  revoked_at: Date | null;
+  expires_at: Date;
+  user_id: number;
+  role: Role;
+  deleted_at: Date | null;
+  investor_id: number | null;
+}
+
 const EMAIL_TAKEN = 'The email has already been taken.';
 
 /** Precomputed so that a login for an unknown email costs the same as a wrong password. */
@@ -85,6 +101,7 @@ export class AuthService {
     private readonly prisma: Prisma,
     private readonly config: Config,
     private readonly limiter: RateLimitService,
+    private readonly read: Database['read'],
   ) {
     this.keys = signingKeys({ current: config.jwtSecret, previous: config.jwtSecretPrevious }).map(({ kid, secret }) => ({
       kid,
@@ -146,12 +163,9 @@ export class AuthService {
   /** The user of a live session (not revoked, not expired, user not deleted), else null. Download links use it too. */
   async sessionUser(sessionId: string): Promise<AuthUser | null> {
     if (!SESSION_ID.test(sessionId)) return null;
-    const session = await this.prisma.session.findUnique({
-      where: { id: sessionId },
-      select: { revokedAt: true, expiresAt: true, user: { select: { id: true, role: true, deletedAt: true, investor: { select: { id: true } } } } },
-    });
-    if (!session || session.revokedAt || session.expiresAt <= new Date() || session.user.deletedAt) return null;
-    return { id: session.user.id, role: session.user.role, investorId: session.user.investor?.id ?? null, sessionId };
+    const [session] = await this.read<SessionRow>(SESSION_READ, [sessionId]);
+    if (!session || session.revoked_at || session.expires_at <= new Date() || session.deleted_at) return null;
+    return { id: session.user_id, role: session.role, investorId: session.investor_id, sessionId };
   }
 
   /**

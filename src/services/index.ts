@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
-import type { Prisma } from '../db/database';
+import type { Database, Prisma } from '../db/database';
 import { ReadReplicas } from '../db/read-replicas';
 import { AccountService } from './account.service';
 import { AnalyticsService } from './analytics.service';
@@ -67,8 +67,9 @@ export interface Services {
   changes: ChangeFeed;
 }
 
-/** `replicas`: clients for DATABASE_READ_URLS, which list, detail and aggregate reads use (src/db/read-replicas.ts). */
-export function createServices(prisma: Prisma, config: Config, logger: Logger, replicas: Prisma[] = []): Services {
+/** `db.replicas`: clients for DATABASE_READ_URLS, which list, detail and aggregate reads use (src/db/read-replicas.ts). */
+export function createServices(db: Pick<Database, 'prisma' | 'replicas' | 'read'>, config: Config, logger: Logger): Services {
+  const { prisma, replicas } = db;
   const reads = new ReadReplicas(prisma, replicas);
   const redis = config.redisUrl ? createRedis(config.redisUrl, logger) : undefined;
   const limiter = new RateLimitService({
@@ -79,7 +80,7 @@ export function createServices(prisma: Prisma, config: Config, logger: Logger, r
     redis,
     keyPrefix: `${config.redisKeyPrefix}rl:`,
   });
-  const auth = new AuthService(prisma, config, limiter);
+  const auth = new AuthService(prisma, config, limiter, db.read);
   const downloads = new DownloadService({ current: config.jwtSecret, previous: config.jwtSecretPrevious }, (sessionId) => auth.sessionUser(sessionId));
   const mailer = createMailer(config, logger);
   const portfolio = new PortfolioService(reads);

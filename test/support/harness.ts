@@ -111,7 +111,7 @@ async function gatewayOn(
   logger: Logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
 ): Promise<TestGateway> {
   const config = testConfig(env);
-  const services = createServices(db.prisma, config, logger, db.replicas);
+  const services = createServices(db, config, logger);
   const gateway = await createGateway(config, db, services, logger);
   gateway.setReady(true);
   // Every REST answer a test receives is checked against docs/openapi.json (test/support/contract.ts).
