@@ -23,9 +23,10 @@ function toFixedText(value: unknown): string {
   const d = dec(value as DecimalInput);
   // At least two places (money: "1250.50"), more only when the value has them (percentages: "12.345678").
   // toString has exactly those digits when it writes no exponent (and "0" for -0, as toFixed does),
-  // without toFixed's rounded copy: decimal.js was 4 % of a GraphQL list's CPU.
+  // without toFixed's rounded copy: decimal.js was 4 % of a GraphQL list's CPU. NaN and ±Infinity
+  // go to toFixed too, which refuses them.
   const text = d.toString();
-  if (text.includes('e')) return d.toFixed(Math.max(2, d.decimalPlaces()));
+  if (!d.isFinite() || text.includes('e')) return d.toFixed(Math.max(2, d.decimalPlaces()));
   const dot = text.indexOf('.');
   return dot < 0 ? text + '.00' : dot === text.length - 2 ? text + '0' : text;
 }

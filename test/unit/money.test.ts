@@ -83,4 +83,8 @@ describe('the Decimal scalar', () => {
     expect(DecimalScalar.serialize(new Decimal(-0))).toBe('0.00');
     expect(DecimalScalar.serialize('1250.5')).toBe('1250.50');
   });
+
+  it('refuses a value that is not a finite number, as it always did, rather than write it', () => {
+    for (const value of [NaN, Infinity, -Infinity]) expect(() => DecimalScalar.serialize(new Decimal(value))).toThrow();
+  });
 });
