@@ -7,6 +7,7 @@ WORKDIR /app
 COPY package.json package-lock.json prisma.config.ts ./
 COPY scripts ./scripts
 COPY prisma ./prisma
+COPY patches ./patches
 RUN npm ci --include=dev --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -15,8 +16,10 @@ FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-# No install scripts: the Prisma client is already generated and compiled into dist/.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY patches ./patches
+# No install scripts: the Prisma client is already generated and compiled into dist/. The dependency
+# patches (patches/, docs/benchmarks.md "Fifth pass") are applied by hand instead.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npx --no patch-package --error-on-fail && npm cache clean --force
 COPY prisma ./prisma
 COPY src/rest/operations ./src/rest/operations
 # The client SDK's persisted-documents manifest: what TRUSTED_DOCUMENTS=allow|only trusts.

@@ -1,16 +1,18 @@
 // Runs before every build (so before start, migrate, seed and admin:create) and before test, so
 // each works on a fresh clone: installs the locked dependencies when node_modules is missing, older
-// than package-lock.json, or lacks the build tools (npm ci also runs the postinstall step that
+// than package-lock.json or a dependency patch, or lacks the build tools (npm ci also runs the postinstall step that
 // generates the Prisma client), and regenerates the client if it is missing.
 //
 // Always with the dev dependencies: the compiler (SWC) is needed to build, and npm
 // would leave them out when NODE_ENV=production (the README's production start). The container
 // image builds in one stage and ships `npm ci --omit=dev` + dist/ in another (see Dockerfile).
 import { execSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 
 const installed = 'node_modules/.package-lock.json';
-const stale = !existsSync(installed) || statSync('package-lock.json').mtimeMs > statSync(installed).mtimeMs;
+// The dependency patches (patches/, applied by the postinstall step) count as part of the lock.
+const locks = ['package-lock.json', ...readdirSync('patches').map((f) => `patches/${f}`)];
+const stale = !existsSync(installed) || locks.some((f) => statSync(f).mtimeMs > statSync(installed).mtimeMs);
 const buildTools = existsSync('node_modules/@swc/cli/package.json') && existsSync('node_modules/@swc/core/package.json');
 if (stale || !buildTools) {
   console.log('> installing dependencies (npm ci --include=dev)');
