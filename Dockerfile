@@ -19,7 +19,7 @@ COPY package.json package-lock.json ./
 COPY patches ./patches
 # No install scripts: the Prisma client is already generated and compiled into dist/. The dependency
 # patches (patches/, docs/benchmarks.md "Fifth pass") are applied by hand instead.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npx --no patch-package --error-on-fail && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npx --no -- patch-package --error-on-fail && npm cache clean --force
 COPY prisma ./prisma
 COPY src/rest/operations ./src/rest/operations
 # The client SDK's persisted-documents manifest: what TRUSTED_DOCUMENTS=allow|only trusts.
