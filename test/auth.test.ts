@@ -105,6 +105,21 @@ describe('access tokens', () => {
     expect((await me(good)).status).toBe(200);
   });
 
+  it('refuses a token it has accepted before from the second its exp names (verified tokens are kept, their expiry is not)', async () => {
+    const token = (await login(DEMO_EMAILS.investor)).body.data.access_token as string;
+    const { exp } = jwt.decode(token) as { exp: number };
+    expect((await t.services.auth.identify(token)).user).not.toBeNull();
+    const now = jest.spyOn(Date, 'now').mockReturnValue(exp * 1000 - 1);
+    try {
+      expect((await t.services.auth.identify(token)).user).not.toBeNull();
+      now.mockReturnValue(exp * 1000);
+      expect(await t.services.auth.identify(token)).toEqual({ user: null, failure: 'TOKEN_EXPIRED' });
+    } finally {
+      now.mockRestore();
+    }
+    expect((await me(token)).status).toBe(200);
+  });
+
   it('answers UNAUTHENTICATED on GraphQL for a bad token', async () => {
     const res = await t.gql('{ me { id } }', {}, 'garbage');
     expect(res.errors?.[0]).toMatchObject({ message: 'Unauthenticated.', extensions: { code: 'UNAUTHENTICATED' } });

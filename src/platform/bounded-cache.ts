@@ -17,6 +17,8 @@ export const CACHE_BYTES = {
   costs: 1024 * 1024,
   /** Each in-memory rate limiter (no Redis, or Redis down): counters per hashed key. */
   rateLimiter: 2 * 1024 * 1024,
+  /** Access tokens already verified, keyed by the token (only tokens our keys signed go in). */
+  verifiedTokens: 2 * 1024 * 1024,
 } as const;
 
 /** lru-cache's own bookkeeping per entry, beyond its key and value (measured ~140 bytes on Node 20). */

@@ -9,6 +9,7 @@ import { NotFoundError, UnauthenticatedError, ValidationError, type Unauthentica
 import { isUniqueViolation } from './access';
 import { confirmationErrors, hashPassword, verifyPassword } from '../domain/password';
 import { keysFor, signingKeys } from './signing-keys';
+import { CACHE_BYTES, byteBoundedLru } from '../platform/bounded-cache';
 import type { RateLimitService } from './rate-limit.service';
 import { audit } from './audit.service';
 import { changes } from './change-feed';
@@ -42,6 +43,13 @@ interface AccessClaims {
   role: Role;
 }
 
+/** What a verified access token carries that a request uses, and when it expires (seconds since the epoch). */
+interface VerifiedToken {
+  sub: unknown;
+  sid: unknown;
+  exp: number;
+}
+
 export const USER_SELECT = {
   id: true,
   name: true,
@@ -67,6 +75,8 @@ export const sha256 = (value: string) => createHash('sha256').update(value).dige
 export const newOpaqueToken = () => randomBytes(32).toString('base64url');
 
 const SESSION_ID = /^[0-9a-f-]{36}$/i;
+/** A verified token's entry beyond its key: the record, its two strings and the LRU's TTL slots. */
+const VERIFIED_TOKEN_BYTES = 256;
 
 /** The session read of every authenticated request (Database.read: a prepared statement past Prisma). */
 const SESSION_READ: PreparedRead = {
@@ -96,6 +106,14 @@ export class AuthService {
    * to parse it as a PEM public key (and fails) on every verify, ~0.6 ms per request in the benchmark profile.
    */
   private readonly keys: Array<{ kid: string; key: KeyObject }>;
+
+  /**
+   * Access tokens already verified, keyed by the whole token (signature included): checking the
+   * HMAC and parsing the token twice cost ~40 µs, about 5 % of a list request's CPU (docs/benchmarks.md).
+   * Only tokens one of our keys signed go in, each until it expires, so guests cannot fill it; the
+   * session is still read on every request, so revocation stays immediate.
+   */
+  private readonly verified = byteBoundedLru<VerifiedToken>(CACHE_BYTES.verifiedTokens, () => VERIFIED_TOKEN_BYTES);
 
   constructor(
     private readonly prisma: Prisma,
@@ -132,12 +150,19 @@ export class AuthService {
    * algorithm-confusion tokens; the signature is checked before the expiry, so a forged token is
    * never reported as merely expired.
    */
-  private verify(token: string): AccessClaims | 'expired' | undefined {
+  private verify(token: string): Pick<VerifiedToken, 'sub' | 'sid'> | 'expired' | undefined {
+    const known = this.verified.get(token);
+    // jsonwebtoken's own rule: expired from the second `exp` names.
+    if (known) return Math.floor(Date.now() / 1000) >= known.exp ? 'expired' : known;
     const header = jwt.decode(token, { complete: true })?.header;
     if (!header) return undefined;
     for (const { key } of keysFor(this.keys, header.kid)) {
       try {
-        return jwt.verify(token, key, { algorithms: ['HS256'] }) as AccessClaims;
+        const claims = jwt.verify(token, key, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+        const verified = { sub: claims.sub, sid: claims.sid as unknown, exp: claims.exp ?? 0 };
+        // A token without an expiry (none of ours) is verified every time rather than kept.
+        if (typeof claims.exp === 'number') this.verified.set(token, verified, { ttl: claims.exp * 1000 - Date.now() });
+        return verified;
       } catch (err) {
         if (err instanceof jwt.TokenExpiredError) return 'expired';
       }
