@@ -1,7 +1,7 @@
 /**
  * The issue's benchmark: how much does the gateway cost on its busiest read and its money writes?
  *
- *   npm run bench -- [--database-url URL] [--distributions N] [--duration S] [--connections C,C] [--warmup S] [--reseed] [--scale]
+ *   npm run bench -- [--database-url URL] [--distributions N] [--duration S] [--connections C,C] [--warmup S] [--settle S] [--reseed] [--scale]
  *   npm run bench -- --subscriptions [--idle N] [--rounds R] [--warmup-rounds W]   (bench/subscriptions.ts)
  *
  * Against PostgreSQL with the large demo data set it runs, one server at a time:
@@ -50,6 +50,7 @@ interface Options {
   distributions: number;
   duration: number;
   warmup: number;
+  settle: number;
   connections: number[];
   reseed: boolean;
   scale: boolean;
@@ -67,6 +68,11 @@ const USAGE = `Usage: npm run bench -- [options]
   --distributions N    seed until at least N distribution rows exist (default 100000)
   --duration S         seconds measured per target (default 10)
   --warmup S           seconds of unmeasured load before each target (default 2)
+  --settle S           seconds of load each list target gets once, before its first warm-up, so that
+                       it is measured as a process that has served traffic for a while, not while V8
+                       is still optimising it (default 20; 0 to skip; not with --scale; the writes
+                       follow the lists on a warm process); recorded in 5 s slices as the target's
+                       warm-up curve
   --connections C,C    concurrent connections, comma-separated (default 64,10; writes use the last)
   --reseed             empty and seed the database again even if it is big enough
   --scale              the list latency curve at 10k / 100k / 1M distributions instead (bench/scale.ts);
@@ -87,6 +93,7 @@ function parseBenchArgs(): Options {
       distributions: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
+      settle: { type: 'string' },
       connections: { type: 'string' },
       reseed: { type: 'boolean', default: false },
       scale: { type: 'boolean', default: false },
@@ -105,6 +112,7 @@ function parseBenchArgs(): Options {
     // --scale measures many short lists: shorter defaults there.
     duration: integerOption('duration', values.duration, 1) ?? (values.scale ? 3 : 10),
     warmup: integerOption('warmup', values.warmup, 0) ?? (values.scale ? 1 : 2),
+    settle: integerOption('settle', values.settle, 0) ?? 20,
     connections: integerListOption('connections', values.connections, 1) ?? [64, 10],
     reseed: values.reseed,
     scale: values.scale,
@@ -521,12 +529,58 @@ function startPostGraphile(databaseUrl: string): Promise<Server> {
   return startForked('postgraphile', 'postgraphile.js', { DATABASE_URL: databaseUrl, NODE_ENV: 'production' });
 }
 
-/** A list target: checked against the REST route's answer, then measured at each connection count. */
+/** A list target: checked against the REST route's answer, settled, then measured at each connection count. */
 async function measureList(target: Target, reference: Reference, opts: Options): Promise<Measurement[]> {
   await sanityCheck(target, reference);
+  await settle(target, opts.connections[0], opts.settle);
   const out: Measurement[] = [];
   for (const c of opts.connections) out.push(await measure(target, c, opts));
   return out;
+}
+
+/** One slice of a target's settle: what its process spent per request, seconds after the settle began. */
+interface SettleSlice {
+  endsAtSeconds: number;
+  requestsPerSecond: number;
+  cpuMsPerRequest: number;
+}
+
+interface Settle {
+  target: TargetKey;
+  label: string;
+  connections: number;
+  slices: SettleSlice[];
+}
+
+/** Every target's settle of this run, in order: the warm-up curves of the report. */
+const settles: Settle[] = [];
+const SETTLE_SLICE_SECONDS = 5;
+
+/**
+ * `seconds` of the target's load before its first measurement, in 5 s slices. A fresh gateway keeps
+ * optimising for ~20 s of load (888 functions optimised in the 10 s after a 3 s warm-up, 136 in the
+ * next 10 s, ~70 in each later 10 s; docs/benchmarks.md, "Seventh pass"), so a 2 s warm-up measured
+ * it half cold. Every list target gets the same settle, and its slices are reported: they are what
+ * a freshly started process costs.
+ */
+async function settle(target: Target, connections: number, seconds: number): Promise<void> {
+  if (seconds <= 0) return;
+  const pid = present(target.server.child.pid, 'the server process id');
+  process.stdout.write(`  ${target.label} @${connections}: settling ${seconds} s… `);
+  const slices: SettleSlice[] = [];
+  for (let done = 0; done < seconds;) {
+    const length = Math.min(SETTLE_SLICE_SECONDS, seconds - done);
+    const cpuBefore = await cpuMs(pid);
+    const result = await load(target, connections, length);
+    done += length;
+    slices.push({
+      endsAtSeconds: done,
+      requestsPerSecond: result.requests.total / result.duration,
+      cpuMsPerRequest: ((await cpuMs(pid)) - cpuBefore) / Math.max(1, result.requests.total),
+    });
+  }
+  console.log(slices.map((s) => fmt(s.cpuMsPerRequest)).join(' → ') + ' ms/req');
+  settles.push({ target: target.key, label: target.label, connections, slices });
 }
 
 /** Nearest-rank percentile over sorted values. */
@@ -729,6 +783,8 @@ async function measureWrites(targets: Target[], connections: number, opts: Optio
     if (res.status !== 201) throw new Error(`sanity check: ${target.label} answered ${res.status}: ${res.text.slice(0, 300)}`);
   }
   const out: Measurement[] = [];
+  // Not settled: the process is warm from the lists, and a settle's writes would pile up pending
+  // requests that each later write sums (measured: investments 512 → 351 req/s over a 20 s settle).
   for (const target of targets) out.push(await measure(target, connections, opts));
   return out;
 }
@@ -771,6 +827,20 @@ function ratios(results: Measurement[]): Ratio[] {
     }
   }
   return out;
+}
+
+/** The settle slices of every target: how CPU per request falls as a fresh process warms. */
+function settleReport(): string {
+  if (settles.length === 0) return '';
+  return markdown([
+    ['settling target (a fresh process first)', 'conns', `CPU ms/req per ${SETTLE_SLICE_SECONDS} s slice`, 'req/s per slice'],
+    ...settles.map((s) => [
+      s.label,
+      String(s.connections),
+      s.slices.map((x) => fmt(x.cpuMsPerRequest)).join(' → '),
+      s.slices.map((x) => fmt(x.requestsPerSecond, 0)).join(' → '),
+    ]),
+  ]);
 }
 
 function report(results: Measurement[], rs: Ratio[]): string {
@@ -869,8 +939,9 @@ async function runInterleaved(opts: Options): Promise<void> {
   ];
   for (const target of targets) await sanityCheck(target, reference);
   console.log(
-    `\nInterleaved: ${opts.interleave} rounds × connections ${opts.connections.join(', ')} × ${targets.length} targets, ${opts.warmup} s + ${opts.duration} s each`,
+    `\nInterleaved: ${opts.interleave} rounds × connections ${opts.connections.join(', ')} × ${targets.length} targets, ${opts.warmup} s + ${opts.duration} s each, after ${opts.settle} s of settling each`,
   );
+  for (const target of targets) await settle(target, opts.connections[0], opts.settle);
   const runs: Measurement[] = [];
   const perRound: { round: number; connections: number; ratios: Ratio[] }[] = [];
   for (let round = 1; round <= opts.interleave; round++) {
@@ -892,7 +963,7 @@ async function runInterleaved(opts: Options): Promise<void> {
     ({ round, connections, ratios: r }) =>
       `round ${round} @${connections}: ${r.map((x) => `${x.name} ${x.requestsPerSecond.toFixed(2)} (p99 ${x.p99.toFixed(2)}×)`).join('; ')}`,
   );
-  const text = `${report(results, rs)}\nEach round's own ratios (req/s, and p99 as a multiple):\n${roundLines.join('\n')}\n`;
+  const text = `${report(results, rs)}\nEach round's own ratios (req/s, and p99 as a multiple):\n${roundLines.join('\n')}\n\n${settleReport()}\n`;
   console.log(`\n${text}`);
   const file = await writeResults('interleaved.json', {
     startedAt: startedAt.toISOString(),
@@ -900,7 +971,8 @@ async function runInterleaved(opts: Options): Promise<void> {
     cpus: os.cpus().length,
     loadAverageBefore: loadAverage,
     loadAverageAfter: os.loadavg()[0],
-    options: { interleave: opts.interleave, duration: opts.duration, warmup: opts.warmup, connections: opts.connections },
+    options: { interleave: opts.interleave, duration: opts.duration, warmup: opts.warmup, settle: opts.settle, connections: opts.connections },
+    settles,
     runs,
     results,
     ratios: rs,
@@ -941,7 +1013,7 @@ async function main(): Promise<void> {
   // Everything (load generator, servers, PostgreSQL) shares this machine; a busy one skews the figures.
   const loadAverage = os.loadavg()[0];
   console.log(
-    `\nLoad: connections ${opts.connections.join(' and ')} (writes ${writeConnections}), ${opts.warmup} s warm-up + ${opts.duration} s per target, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); 1-min load average before: ${loadAverage.toFixed(2)}.`,
+    `\nLoad: connections ${opts.connections.join(' and ')} (writes ${writeConnections}), ${opts.settle} s of settling before each list target's first measurement, ${opts.warmup} s warm-up + ${opts.duration} s per measurement, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); 1-min load average before: ${loadAverage.toFixed(2)}.`,
   );
   const results: Measurement[] = [];
 
@@ -984,7 +1056,9 @@ async function main(): Promise<void> {
   await stopChild(pgl.child);
 
   const rs = ratios(results);
-  const markdownText = report(results, rs);
+  const settleText = settleReport();
+  console.log(`\n${settleText}`);
+  const markdownText = `${report(results, rs)}\n\n${settleText}`;
   const file = await writeResults('latest.json', {
     startedAt: startedAt.toISOString(),
     node: process.version,
@@ -996,7 +1070,8 @@ async function main(): Promise<void> {
     database: redact(opts.databaseUrl),
     dataSet: { distributions: data.distributions, demoInvestorDistributions: reference.total, responseBytes: Buffer.byteLength(reference.restText) },
     seeding,
-    options: { duration: opts.duration, warmup: opts.warmup, connections: opts.connections },
+    options: { duration: opts.duration, warmup: opts.warmup, settle: opts.settle, connections: opts.connections },
+    settles,
     results,
     ratios: rs,
     markdown: markdownText,
