@@ -170,7 +170,10 @@ describe('events', () => {
       expect(ids(other)).toEqual([theirs.id, theirs.id]);
       expect(ids(analyst)).toEqual([mine.id, theirs.id, mine.id, theirs.id]);
       expect(ids(admin)).toEqual([mine.id, theirs.id, mine.id, theirs.id]);
-      expect(load.mock.calls).toEqual([[[mine.id, theirs.id]], [[mine.id]], [[theirs.id]]]);
+      // One load per notification, by whichever subscriber reaches it first: across notifications
+      // that is a race between subscribers (each waits on its own session check), so no order.
+      expect(load.mock.calls).toHaveLength(3);
+      expect(load.mock.calls).toEqual(expect.arrayContaining([[[mine.id, theirs.id]], [[mine.id]], [[theirs.id]]]));
     } finally {
       load.mockRestore();
     }
