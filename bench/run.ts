@@ -39,6 +39,7 @@ import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabase
 import { present } from '../src/platform/invariant';
 import { ensurePeer } from './peer';
 import { onContainerRuntime } from './container-runtime';
+import { describeSteadiness, probeSteadiness, type Steadiness } from './steadiness';
 import { integerListOption, integerOption, parseCommandLine } from '../scripts/command';
 
 // ---------------------------------------------------------------------------------------------
@@ -843,6 +844,11 @@ function settleReport(): string {
   ]);
 }
 
+/** The machine's steadiness before the first server started and after the last stopped (bench/steadiness.ts). */
+function steadinessReport(s: { before: Steadiness; after: Steadiness }): string {
+  return `Machine steadiness (the same CPU work, repeated): before the servers ${describeSteadiness(s.before)}; after them ${describeSteadiness(s.after)}.`;
+}
+
 function report(results: Measurement[], rs: Ratio[]): string {
   const text =
     markdown([
@@ -927,6 +933,7 @@ async function runInterleaved(opts: Options): Promise<void> {
   await prepareDatabase(opts.databaseUrl, opts.distributions, opts.reseed);
   const investorId = await demoInvestorId(opts.databaseUrl);
   const loadAverage = os.loadavg()[0];
+  const steadyBefore = probeSteadiness();
   const gateway = await startGateway(opts.databaseUrl);
   const auth = { authorization: `Bearer ${await login(gateway.base)}` };
   const rest = restListTarget('rest', 'REST GET /api/v1/distributions', gateway, auth);
@@ -939,7 +946,7 @@ async function runInterleaved(opts: Options): Promise<void> {
   ];
   for (const target of targets) await sanityCheck(target, reference);
   console.log(
-    `\nInterleaved: ${opts.interleave} rounds × connections ${opts.connections.join(', ')} × ${targets.length} targets, ${opts.warmup} s + ${opts.duration} s each, after ${opts.settle} s of settling each`,
+    `\nInterleaved: ${opts.interleave} rounds × connections ${opts.connections.join(', ')} × ${targets.length} targets, ${opts.warmup} s + ${opts.duration} s each, after ${opts.settle} s of settling each; before the servers, ${describeSteadiness(steadyBefore)}`,
   );
   for (const target of targets) await settle(target, opts.connections[0], opts.settle);
   const runs: Measurement[] = [];
@@ -952,6 +959,8 @@ async function runInterleaved(opts: Options): Promise<void> {
       perRound.push({ round, connections: c, ratios: ratios(turn) });
     }
   }
+  await stopAll();
+  const steadiness = { before: steadyBefore, after: probeSteadiness() };
   const results = targets.flatMap((t) =>
     opts.connections.map((c) => {
       const mine = runs.filter((r) => r.target === t.key && r.connections === c).sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
@@ -963,7 +972,7 @@ async function runInterleaved(opts: Options): Promise<void> {
     ({ round, connections, ratios: r }) =>
       `round ${round} @${connections}: ${r.map((x) => `${x.name} ${x.requestsPerSecond.toFixed(2)} (p99 ${x.p99.toFixed(2)}×)`).join('; ')}`,
   );
-  const text = `${report(results, rs)}\nEach round's own ratios (req/s, and p99 as a multiple):\n${roundLines.join('\n')}\n\n${settleReport()}\n`;
+  const text = `${report(results, rs)}\nEach round's own ratios (req/s, and p99 as a multiple):\n${roundLines.join('\n')}\n\n${settleReport()}\n\n${steadinessReport(steadiness)}\n`;
   console.log(`\n${text}`);
   const file = await writeResults('interleaved.json', {
     startedAt: startedAt.toISOString(),
@@ -972,6 +981,7 @@ async function runInterleaved(opts: Options): Promise<void> {
     loadAverageBefore: loadAverage,
     loadAverageAfter: os.loadavg()[0],
     options: { interleave: opts.interleave, duration: opts.duration, warmup: opts.warmup, settle: opts.settle, connections: opts.connections },
+    steadiness,
     settles,
     runs,
     results,
@@ -1012,8 +1022,9 @@ async function main(): Promise<void> {
   const writeConnections = opts.connections[opts.connections.length - 1];
   // Everything (load generator, servers, PostgreSQL) shares this machine; a busy one skews the figures.
   const loadAverage = os.loadavg()[0];
+  const steadyBefore = probeSteadiness();
   console.log(
-    `\nLoad: connections ${opts.connections.join(' and ')} (writes ${writeConnections}), ${opts.settle} s of settling before each list target's first measurement, ${opts.warmup} s warm-up + ${opts.duration} s per measurement, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); 1-min load average before: ${loadAverage.toFixed(2)}.`,
+    `\nLoad: connections ${opts.connections.join(' and ')} (writes ${writeConnections}), ${opts.settle} s of settling before each list target's first measurement, ${opts.warmup} s warm-up + ${opts.duration} s per measurement, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); 1-min load average before: ${loadAverage.toFixed(2)}; before the servers, ${describeSteadiness(steadyBefore)}.`,
   );
   const results: Measurement[] = [];
 
@@ -1054,9 +1065,10 @@ async function main(): Promise<void> {
   const postgraphile = postgraphileTarget(pgl, investorId);
   results.push(...(await measureList(postgraphile, reference, opts)));
   await stopChild(pgl.child);
+  const steadiness = { before: steadyBefore, after: probeSteadiness() };
 
   const rs = ratios(results);
-  const settleText = settleReport();
+  const settleText = `${settleReport()}\n\n${steadinessReport(steadiness)}`;
   console.log(`\n${settleText}`);
   const markdownText = `${report(results, rs)}\n\n${settleText}`;
   const file = await writeResults('latest.json', {
@@ -1071,6 +1083,7 @@ async function main(): Promise<void> {
     dataSet: { distributions: data.distributions, demoInvestorDistributions: reference.total, responseBytes: Buffer.byteLength(reference.restText) },
     seeding,
     options: { duration: opts.duration, warmup: opts.warmup, settle: opts.settle, connections: opts.connections },
+    steadiness,
     settles,
     results,
     ratios: rs,
