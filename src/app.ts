@@ -17,6 +17,7 @@ import { pinoHttp } from 'pino-http';
 import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './platform/bounded-cache';
 import { fixedDocuments, fixedDocumentsExecutor } from './graphql/compiled-execution';
 import type { Config } from './platform/config';
+import { BUILD_INFO } from './platform/build-info';
 import { buildContext, requestMeta, type Context } from './http/context';
 import type { Database } from './db/database';
 import { DatabaseHealth } from './db/health';
@@ -220,7 +221,9 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.use(cors({ origin: config.corsOrigins, credentials: false, maxAge: 600, exposedHeaders: CORS_EXPOSED_HEADERS }));
   app.use(metrics.middleware);
 
-  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  // Which build answers, too: what an operator checks after an upgrade (docs/operations.md "Health").
+  const alive = { status: 'ok', version: BUILD_INFO.version, commit: BUILD_INFO.commit };
+  app.get('/healthz', (_req, res) => void res.json(alive));
   // Ready = migrations done, the database answered a ping within the last second, not shutting down.
   // Redis is reported, never required (RedisHealth; docs/operations.md "Redis down").
   app.get('/readyz', (_req, res) => {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createGateway } from './app';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './platform/config';
+import { BUILD_INFO } from './platform/build-info';
 import { databaseTimeouts, openDatabase, withTimeout } from './db/database';
 import { StartupRefused, prepareDatabase } from './db/prepare';
 import { createLogger } from './platform/logger';
@@ -59,7 +60,7 @@ async function start(config: Config, logger: Logger): Promise<void> {
   await new Promise<void>((resolve) => gateway.server.listen(config.port, resolve));
   const { port } = gateway.server.address() as AddressInfo;
   logger.info(
-    { port, role: config.role },
+    { port, role: config.role, version: BUILD_INFO.version, commit: BUILD_INFO.commit, node: BUILD_INFO.nodeVersion },
     config.role === 'worker'
       ? `listening on http://localhost:${port} (worker: /healthz, /readyz only)`
       : `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1)`,

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import * as context from '../src/http/context';
 import { PushStatus } from '../src/generated/prisma/enums';
+import { fromRoot } from '../src/platform/paths';
 import { captureLogger } from './support/log-capture';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
@@ -136,5 +138,19 @@ describe('metrics', () => {
     } else {
       expect(state('total')).toBeUndefined();
     }
+  });
+});
+
+describe('what is running', () => {
+  // From the sources (as here) no build recorded a commit: `unknown`, not a guess. The commit of a
+  // build: test/unit/build-info.test.ts, test/production-path.test.ts, npm run check:dockerfile.
+  const { version } = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { version: string };
+
+  it("/healthz names package.json's version and the commit", async () => {
+    expect((await t.http.get('/healthz')).body).toEqual({ status: 'ok', version, commit: 'unknown' });
+  });
+
+  it('build_info{version,commit,node_version} is 1', async () => {
+    expect(sample(await scrape(), 'build_info', { version, commit: 'unknown', node_version: process.version })).toBe(1);
   });
 });

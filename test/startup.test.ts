@@ -85,6 +85,28 @@ describe('production start-up against the demo data set', () => {
   });
 });
 
+describe('what is running', () => {
+  it("the start-up line, /healthz and build_info name package.json's version, the commit (unknown from the sources) and Node", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-version-'));
+    // Production on an unmigrated embedded database: it listens and stays not ready, which is all this needs.
+    const server = startEntry({ ...PRODUCTION, DATABASE_URL: '', DATA_DIR: dataDir, METRICS_TOKEN: 'version-test-token', SHUTDOWN_GRACE_MS: '0' });
+    try {
+      const { version } = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { version: string };
+      const listening = await server.logged((l) => typeof l.port === 'number');
+      expect(listening).toMatchObject({ version, commit: 'unknown', node: process.version });
+      expect(listening.msg).toMatch(/^listening on /);
+      const base = `http://127.0.0.1:${String(listening.port)}`;
+      expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok', version, commit: 'unknown' });
+      const metrics = await (await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer version-test-token' } })).text();
+      expect(metrics).toContain(`build_info{version="${version}",commit="unknown",node_version="${process.version}"} 1`);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('production start on an unmigrated database', () => {
   const serverUrl = process.env.TEST_DATABASE_URL;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-unmigrated-'));

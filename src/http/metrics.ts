@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric, type MetricValueWithName } from 'prom-client';
 import type { PoolStats } from '../db/database';
+import { BUILD_INFO } from '../platform/build-info';
 import { errorCode } from './errors';
 
 /** What the metrics read from the rest of the gateway, on each scrape. */
@@ -116,6 +117,13 @@ export function createMetrics(sources: MetricsSources, logger: Logger) {
     registry,
   );
   const graphqlErrors = new Counter({ name: 'graphql_errors_total', help: 'GraphQL errors by code', labelNames: ['code'] as const, registers: [registry] });
+  // Prometheus's convention for what is running: constant 1, the facts in the labels (join on them).
+  new Gauge({
+    name: 'build_info',
+    help: 'The running build: package.json version, the commit it was built from (or unknown), the Node.js version',
+    labelNames: ['version', 'commit', 'node_version'] as const,
+    registers: [registry],
+  }).set({ version: BUILD_INFO.version, commit: BUILD_INFO.commit, node_version: BUILD_INFO.nodeVersion }, 1);
 
   new Gauge({
     name: 'db_queries_sent',
