@@ -1,6 +1,7 @@
-// Runs before every build (so before start, migrate, seed and admin:create) and before test, so
-// each works on a fresh clone: installs the locked dependencies when node_modules is missing, older
-// than package-lock.json or a dependency patch, or lacks the build tools (npm ci also runs the postinstall step that
+// Runs before every build (so before a development start, and before migrate, seed, admin:create and
+// audit:verify when they build: scripts/ensure-built.mjs) and before test, so each works on a fresh
+// clone: installs the locked dependencies when node_modules is missing, older than package-lock.json
+// or a dependency patch, or lacks the build tools (npm ci also runs the postinstall step that
 // generates the Prisma client), and regenerates the client if it is missing.
 //
 // Always with the dev dependencies: the compiler (SWC) is needed to build, and npm

@@ -1,5 +1,5 @@
 import { spawn, execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -33,6 +33,16 @@ describe('the README production block', () => {
     expect(lines.at(-1)).toBe(`NODE_ENV=production ${startCommand()}`);
   });
 });
+
+/** Every file under `dir` with its modification time: equal before and after, nothing rewrote it. */
+function filesWithTimes(dir: string): Record<string, number> {
+  return Object.fromEntries(
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.join(e.parentPath, e.name))
+      .map((f) => [path.relative(dir, f), statSync(f).mtimeMs]),
+  );
+}
 
 /** `VAR=value … program arg …` (no quoting) → what a supervisor starts: the environment and the argv. */
 function supervisedCommand(line: string): { env: Record<string, string>; argv: string[] } {
@@ -91,11 +101,9 @@ if (serverUrl) {
     };
 
     it(
-      'build, migrate, admin:create, then the start line as a supervisor runs it: no demo logins, the new admin logs in, /readyz 200, SIGTERM to that process stops the gateway',
+      'build once, then migrate and admin:create on that build, then the start line as a supervisor runs it: no demo logins, the new admin logs in, /readyz 200, the build named, SIGTERM to that process stops the gateway',
       async () => {
         const lines = readmeProductionBlock().trim().split('\n');
-        const script = path.join(clone, '.production-path.sh');
-        writeFileSync(script, `${lines.slice(0, -1).join('\n')}\n`);
         const env: NodeJS.ProcessEnv = {
           ...process.env,
           DATABASE_URL: withDatabase(serverUrl, database),
@@ -104,18 +112,30 @@ if (serverUrl) {
           // taken by another process before the gateway listens, and that one would answer (seen under load).
           PORT: '0',
           NODE_ENV: '',
+          // Only so the test can read build_info: production serves /metrics with a token (or on its own port).
+          METRICS_TOKEN: 'production-path-metrics-token',
         };
         delete env.TEST_DATABASE_URL;
-        // The preparation, as an operator pastes it (its own process group, so a failure stops it all).
-        const prepare = spawn('bash', ['-e', script], { cwd: clone, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-        prepare.stdin.end(`${operator.password}\n`); // admin:create reads the password from a pipe
-        let output = '';
-        prepare.stdout.on('data', (d) => (output += d));
-        prepare.stderr.on('data', (d) => (output += d));
-        const prepared = await new Promise<number | null>((resolve) => prepare.on('close', resolve));
-        if (prepared !== 0) throw new Error(`the production preparation exited ${prepared}:\n${output}`);
+        // The preparation, as an operator pastes it (each part its own process group, so a failure
+        // stops it all): the build line, then the rest, which must run on that build, not make another.
+        const paste = async (part: string[], input = '') => {
+          const script = path.join(clone, '.production-path.sh');
+          writeFileSync(script, `${part.join('\n')}\n`);
+          const prepare = spawn('bash', ['-e', script], { cwd: clone, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+          prepare.stdin.end(input);
+          let output = '';
+          prepare.stdout.on('data', (d) => (output += d));
+          prepare.stderr.on('data', (d) => (output += d));
+          const prepared = await new Promise<number | null>((resolve) => prepare.on('close', resolve));
+          if (prepared !== 0) throw new Error(`the production preparation exited ${prepared}:\n${output}`);
+          expect(output).not.toContain('EBADENGINE');
+          return output;
+        };
+        await paste(lines.slice(0, 1));
+        const built = filesWithTimes(path.join(clone, 'dist'));
+        const output = await paste(lines.slice(1, -1), `${operator.password}\n`); // admin:create reads the password from a pipe
         expect(output).toContain(`created admin: ${operator.email}`);
-        expect(output).not.toContain('EBADENGINE');
+        expect(filesWithTimes(path.join(clone, 'dist'))).toEqual(built);
 
         // The start line, exactly as a supervisor starts it: that process, and only it, is signalled.
         const start = supervisedCommand(lines.at(-1)!);
@@ -142,6 +162,17 @@ if (serverUrl) {
             if (gateway.exitCode !== null) throw new Error(`the gateway exited ${gateway.exitCode} before ready:\n${log}`);
             await new Promise((r) => setTimeout(r, 200));
           }
+
+          // The build names itself: package.json's version and the clone's commit, which the build recorded.
+          const build = {
+            version: (JSON.parse(readFileSync(path.join(clone, 'package.json'), 'utf8')) as { version: string }).version,
+            commit: execFileSync('git', ['-C', clone, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim(),
+          };
+          const listening = log.split('\n').find((l) => l.includes('"msg":"listening on '));
+          expect(JSON.parse(listening ?? '{}')).toMatchObject({ ...build, node: process.version });
+          expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok', ...build });
+          const metrics = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` } });
+          expect(await metrics.text()).toContain(`build_info{version="${build.version}",commit="${build.commit}",node_version="${process.version}"} 1`);
 
           const login = (email: string, password: string) =>
             fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
