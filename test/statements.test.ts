@@ -140,6 +140,31 @@ async function profitTotals(investorId: number, from: string, to: string) {
   };
 }
 
+/** The paid distributions a profit statement lists, in its order; their cadences are the data's, whatever they are. */
+const paidDistributions = (investorId: number, from: string, to: string) =>
+  t.db.prisma.distribution.findMany({
+    where: { investorId, status: 'DISTRIBUTED', distributedAt: range(from, to) },
+    orderBy: [{ distributedAt: 'asc' }, { id: 'asc' }],
+    select: { period: true, type: true, cadence: true, grossAmount: true },
+  });
+
+/**
+ * The distributions table's rows in a profit statement PDF, spaces normalised. The text comes out in
+ * drawing order, a wrapped cell whole: a row runs from the line starting with its date to the next row's.
+ */
+function pdfDistributionRows(text: string, texts: StatementTexts): string[] {
+  const lines = text.split('\n');
+  const section = lines.slice(lines.indexOf(texts.sections.distributions), lines.indexOf(texts.sections.payouts)).join('\n');
+  return section
+    .split(/^(?=\d{4}-\d{2}-\d{2} )/m)
+    .slice(1)
+    .map(spaces);
+}
+
+/** A distribution's cells from its period on, as the PDF prints them: the kind of profit next to its cadence, then the gross amount. */
+const printedRow = (d: Awaited<ReturnType<typeof paidDistributions>>[number], texts: StatementTexts, money: (v: string) => string) =>
+  spaces(`${d.period} ${texts.types[d.type]} ${texts.cadences[d.cadence]} ${money(fixed(d.grossAmount))}`);
+
 describe('GET /api/v1/statements/profit', () => {
   const from = '2000-01-01';
 
@@ -160,7 +185,8 @@ describe('GET /api/v1/statements/profit', () => {
     const csv = await get(`/api/v1/statements/profit?from=${from}&to=${today}&format=csv`);
     expectAttachment(csv, /^text\/csv/, `profit-statement-${from}_${today}.csv`);
     const [distributions, payouts] = csvBlocks(csvText(csv.body));
-    expect(distributions[0]).toEqual(['Date', 'Unit', 'Period', 'Type', 'Gross amount', 'Fees', 'Net amount', 'Currency']);
+    // `Type` stays the kind of profit's name (scripts read it); the cadence has its own column.
+    expect(distributions[0]).toEqual(['Date', 'Unit', 'Period', 'Type', 'Cadence', 'Gross amount', 'Fees', 'Net amount', 'Currency']);
     expect(distributions).toHaveLength(expected.distributionCount + 2);
     expect(distributions.at(-1)![0]).toBe('Total distributions');
     expect(amounts(distributions.at(-1)!)).toEqual(expected.distributions);
@@ -168,6 +194,23 @@ describe('GET /api/v1/statements/profit', () => {
     expect(payouts).toHaveLength(expected.payoutCount + 3);
     expect(amounts(payouts.at(-2)!)).toEqual(expected.profitPaid);
     expect(amounts(payouts.at(-1)!)).toEqual(expected.capitalReturned);
+  });
+
+  it('names each distribution’s kind of profit and cadence, in the PDF and the CSV', async () => {
+    const paid = await paidDistributions(demoInvestorId, from, today);
+    expect(paid.length).toBeGreaterThan(0);
+    const en = STATEMENT_TEXTS.en;
+
+    const [distributions] = csvBlocks(csvText((await get(`/api/v1/statements/profit?from=${from}&to=${today}&format=csv`)).body));
+    expect(distributions.slice(1, -1).map((r) => r.slice(2, 6))).toEqual(
+      paid.map((d) => [d.period, en.types[d.type], en.cadences[d.cadence], fixed(d.grossAmount)]),
+    );
+
+    const text = await pdfText((await get(`/api/v1/statements/profit?from=${from}&to=${today}`)).body);
+    expect(text).toContain(`${en.columns.kind} ${en.columns.cadence}`);
+    const rows = pdfDistributionRows(text, en);
+    expect(rows).toHaveLength(paid.length);
+    rows.forEach((row, i) => expect(row).toContain(printedRow(paid[i], en, demoPrinted.money)));
   });
 
   it('defaults to the current calendar year to date', async () => {
@@ -589,6 +632,13 @@ describe('statements in every language they are offered in', () => {
         for (let page = 1; page <= pages; page++) expect(flat).toContain(spaces(texts.page(page, pages)));
         for (const phrase of englishLeftovers(texts)) expect(flat).not.toContain(phrase);
       }
+      // Each paid distribution with its kind of profit and cadence in the language's words.
+      const paid = await paidDistributions(investor.id, '2000-01-01', today);
+      expect(paid.length).toBeGreaterThan(0);
+      const rows = pdfDistributionRows(await pdfText((await get(statements[0].url, investor.token)).body), texts);
+      expect(rows).toHaveLength(paid.length);
+      const { money } = printed({ language, currency });
+      rows.forEach((row, i) => expect(row).toContain(printedRow(paid[i], texts, money)));
     },
   );
 

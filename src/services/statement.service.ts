@@ -8,7 +8,7 @@ import { requireInvestor } from './access';
 import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
 import { dec, type Decimal, type DecimalInput } from '../domain/money';
 import { returnOn, type PortfolioService } from './portfolio.service';
-import { csvStream, type Cell, type Section, type Statement } from './statements/render';
+import { csvStream, type Cell, type Column, type Section, type Statement } from './statements/render';
 import { statementLanguage, STATEMENT_TEXTS, type StatementTexts } from './statements/texts';
 
 export enum StatementFormat {
@@ -84,6 +84,23 @@ async function* keyset<K extends string, T extends { id: number } & { [k in K]: 
   }
 }
 
+/**
+ * The profit statement's distributions: one row per paid distribution. The widths fit the longest
+ * word of every language's headers and labels (pdfkit breaks a wider word mid-word); the unit's
+ * name takes what is left and wraps.
+ */
+export const distributionColumns = (t: StatementTexts): Column[] => [
+  { header: t.columns.date, width: 54 },
+  { header: t.columns.unit, width: 84 },
+  { header: t.columns.period, width: 42 },
+  // The CSV keeps the header it had before the cadence got a column: scripts read it by name.
+  { header: t.columns.kind, csvHeader: 'Type', width: 74 },
+  { header: t.columns.cadence, width: 68 },
+  { header: t.columns.gross, width: 66, kind: 'money', total: 'sum' },
+  { header: t.columns.fees, width: 63, kind: 'money', total: 'sum' },
+  { header: t.columns.net, width: 64, kind: 'money', total: 'sum' },
+];
+
 async function* map<T>(rows: AsyncIterable<T>, cells: (row: T) => Cell[]): AsyncGenerator<Cell[]> {
   for await (const row of rows) yield cells(row);
 }
@@ -150,7 +167,17 @@ export class StatementService {
     const distributions = keyset('distributedAt', (page, take) =>
       this.prisma.distribution.findMany({
         where: { investorId, status: DistributionStatus.DISTRIBUTED, distributedAt: range, ...page.after },
-        select: { id: true, distributedAt: true, period: true, type: true, grossAmount: true, fees: true, netAmount: true, unit: { select: { name: true } } },
+        select: {
+          id: true,
+          distributedAt: true,
+          period: true,
+          type: true,
+          cadence: true,
+          grossAmount: true,
+          fees: true,
+          netAmount: true,
+          unit: { select: { name: true } },
+        },
         orderBy: page.orderBy,
         take,
       }),
@@ -171,20 +198,13 @@ export class StatementService {
           title: t.sections.distributions,
           totals: [{ label: t.totals.distributions }],
           empty: t.noEntries,
-          columns: [
-            { header: t.columns.date, width: 56 },
-            { header: t.columns.unit, width: 140 },
-            { header: t.columns.period, width: 44 },
-            { header: t.columns.type, width: 65 },
-            { header: t.columns.gross, width: 70, kind: 'money', total: 'sum' },
-            { header: t.columns.fees, width: 70, kind: 'money', total: 'sum' },
-            { header: t.columns.net, width: 70, kind: 'money', total: 'sum' },
-          ],
+          columns: distributionColumns(t),
           rows: map(distributions, (d) => [
             isoDay(present(d.distributedAt, 'distributedAt')),
             d.unit.name,
             d.period,
             t.types[d.type],
+            t.cadences[d.cadence],
             dec(d.grossAmount),
             dec(d.fees),
             dec(d.netAmount),

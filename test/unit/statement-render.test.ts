@@ -1,8 +1,10 @@
 import { PDFParse } from 'pdf-parse';
 import { Decimal } from '../../src/domain/money';
+import { DistributionCadence, DistributionType } from '../../src/generated/prisma/enums';
+import { distributionColumns } from '../../src/services/statement.service';
 import { pdfStream } from '../../src/services/statements/pdf';
 import { csvStream, type Cell, type Statement } from '../../src/services/statements/render';
-import { STATEMENT_TEXTS } from '../../src/services/statements/texts';
+import { LANGUAGES, STATEMENT_TEXTS } from '../../src/services/statements/texts';
 
 const statement = (rows: Cell[][]): Statement => ({
   platform: 'P',
@@ -66,15 +68,28 @@ describe('statement CSV', () => {
   });
 });
 
+/** The text of each page of a rendered PDF. */
+async function pdfPages(statement: Statement): Promise<string[]> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of pdfStream(statement)) chunks.push(chunk as Buffer);
+  const parser = new PDFParse({ data: new Uint8Array(Buffer.concat(chunks)) });
+  try {
+    return (await parser.getText()).pages.map((p) => p.text);
+  } finally {
+    await parser.destroy();
+  }
+}
+
+const spaces = (s: string) => s.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+
 describe('statement PDF layout', () => {
   const texts = STATEMENT_TEXTS.pl;
   const DISCLAIMER =
     'Investing in real assets involves risk, including the loss of the capital you invest. Past performance and projected returns are not a reliable indicator of future results.\n\nUnits are illiquid: you may not be able to withdraw your investment when you wish, and withdrawals are subject to review and to the limits set for each unit.\n\nNothing on the platform is investment, tax or legal advice. You should consider whether an investment is suitable for you and, if in doubt, consult an independent financial adviser.';
-  const spaces = (s: string) => s.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 
   /** The text of each page of a profit-statement-like PDF with `count` payouts. */
-  async function pages(count: number, disclaimer = DISCLAIMER): Promise<string[]> {
-    const doc = pdfStream({
+  function pages(count: number, disclaimer = DISCLAIMER): Promise<string[]> {
+    return pdfPages({
       ...statement([]),
       language: 'pl',
       texts,
@@ -95,14 +110,6 @@ describe('statement PDF layout', () => {
         },
       ],
     });
-    const chunks: Buffer[] = [];
-    for await (const chunk of doc) chunks.push(chunk as Buffer);
-    const parser = new PDFParse({ data: new Uint8Array(Buffer.concat(chunks)) });
-    try {
-      return (await parser.getText()).pages.map((p) => p.text);
-    } finally {
-      await parser.destroy();
-    }
   }
 
   it('never leaves the totals alone under a repeated header: the last row goes to the new page with them', async () => {
@@ -138,5 +145,56 @@ describe('statement PDF layout', () => {
     const footer = (l: string) => l.startsWith(texts.disclaimerOnPage(at)) || l.startsWith(`${texts.account}:`);
     const closing = lines.slice(at - 1).flatMap((page) => page.filter((l) => !footer(l)));
     expect(spaces(closing.slice(closing.indexOf(texts.disclaimer)).join(' '))).toBe(`${texts.disclaimer} ${spaces(long)}`);
+  });
+});
+
+describe('statement PDF: the profit statement’s distributions', () => {
+  const cadences = Object.values(DistributionCadence);
+  const kinds = Object.values(DistributionType);
+
+  it.each(LANGUAGES)('%s: each row names its cadence, and no header or label is broken over two lines', async (language) => {
+    const texts = STATEMENT_TEXTS[language];
+    const columns = distributionColumns(texts);
+    // One row per cadence, the kinds in turn, under a unit name long enough to wrap.
+    const text = (
+      await pdfPages({
+        ...statement([]),
+        language,
+        texts,
+        currency: 'EUR',
+        sections: [
+          {
+            title: texts.sections.distributions,
+            totals: [{ label: texts.totals.distributions }],
+            empty: texts.noEntries,
+            columns,
+            rows: (async function* () {
+              for (const [i, cadence] of cadences.entries())
+                yield [
+                  '2026-04-30',
+                  'Harbour View Residences, Tower B',
+                  '2026-Q1',
+                  texts.types[kinds[i % kinds.length]],
+                  texts.cadences[cadence],
+                  new Decimal('1234567.89'),
+                  new Decimal('61728.39'),
+                  new Decimal('1172839.50'),
+                ];
+            })(),
+          },
+        ],
+      })
+    ).join('\n');
+    // A row's cells come out in drawing order, each wrapped cell whole: from its date to the next row's.
+    const rows = text
+      .split(/^(?=2026-04-30 )/m)
+      .slice(1)
+      .map(spaces);
+    expect(rows).toHaveLength(cadences.length);
+    rows.forEach((row, i) => expect(row).toContain(`2026-Q1 ${texts.types[kinds[i % kinds.length]]} ${texts.cadences[cadences[i]]} `));
+    // A word wider than its column would be split mid-word: every one must come out whole.
+    const words = new Set(spaces(text).split(' '));
+    const phrases = [...columns.map((c) => c.header), ...Object.values(texts.types), ...Object.values(texts.cadences)];
+    for (const word of phrases.flatMap((p) => p.split(' '))) expect(words).toContain(word);
   });
 });

@@ -9,6 +9,8 @@ export type Cell = string | Decimal;
 
 export interface Column {
   header: string;
+  /** The CSV's header where it is not `header`: the name scripts already read the column by, kept when the printed one changed. */
+  csvHeader?: string;
   /** PDF points; the columns of a section fill the 515pt of an A4 page between margins. */
   width: number;
   kind?: ColumnKind;
@@ -90,7 +92,7 @@ async function* csvRecords(statement: Statement): AsyncGenerator<CsvCell[]> {
     if (i > 0) yield [''];
     // A section with amounts ends with their ISO 4217 code, on every row, totals included.
     const currency = section.columns.some((c) => kind(c) === 'money') ? [statement.currency] : [];
-    yield [...section.columns.map((c) => c.header), ...(currency.length ? [statement.texts.columns.currency] : [])];
+    yield [...section.columns.map((c) => c.csvHeader ?? c.header), ...(currency.length ? [statement.texts.columns.currency] : [])];
     const totals = new Totals(section.columns, section.totals);
     for await (const cells of section.rows) {
       totals.add(cells);

@@ -1,3 +1,6 @@
+import { CADENCE_LABEL, PROFIT_KIND_LABEL } from '../../domain/distribution-rules';
+import type { DistributionCadence, DistributionType, PayoutSource } from '../../generated/prisma/enums';
+
 /**
  * What a statement says, per language. A PDF is printed in the investor's language when it is one of
  * these, else in English (numbers too, so a page never mixes two languages); a CSV is always English,
@@ -28,7 +31,8 @@ export interface StatementTexts {
     | 'date'
     | 'unit'
     | 'period'
-    | 'type'
+    | 'kind'
+    | 'cadence'
     | 'gross'
     | 'fees'
     | 'net'
@@ -48,8 +52,11 @@ export interface StatementTexts {
     | 'currency',
     string
   >;
-  sources: Record<'DISTRIBUTION' | 'WITHDRAWAL', string>;
-  types: Record<'RENTAL_INCOME' | 'CAPITAL_GAIN' | 'DIVIDEND' | 'INTEREST', string>;
+  sources: Record<PayoutSource, string>;
+  /** The kind of profit a distribution pays. */
+  types: Record<DistributionType, string>;
+  /** How often the unit pays it (SPECIAL: a one-off payment). */
+  cadences: Record<DistributionCadence, string>;
 }
 
 const en: StatementTexts = {
@@ -82,7 +89,8 @@ const en: StatementTexts = {
     date: 'Date',
     unit: 'Unit',
     period: 'Period',
-    type: 'Type',
+    kind: 'Kind of profit',
+    cadence: 'Cadence',
     gross: 'Gross amount',
     fees: 'Fees',
     net: 'Net amount',
@@ -102,7 +110,8 @@ const en: StatementTexts = {
     currency: 'Currency',
   },
   sources: { DISTRIBUTION: 'Distribution', WITHDRAWAL: 'Withdrawal' },
-  types: { RENTAL_INCOME: 'Rental income', CAPITAL_GAIN: 'Capital gain', DIVIDEND: 'Dividend', INTEREST: 'Interest' },
+  types: PROFIT_KIND_LABEL,
+  cadences: CADENCE_LABEL,
 };
 
 const pl: StatementTexts = {
@@ -135,7 +144,8 @@ const pl: StatementTexts = {
     date: 'Data',
     unit: 'Jednostka',
     period: 'Okres',
-    type: 'Rodzaj',
+    kind: 'Rodzaj dochodu',
+    cadence: 'Częstotliwość',
     gross: 'Kwota brutto',
     fees: 'Opłaty',
     net: 'Kwota netto',
@@ -156,6 +166,7 @@ const pl: StatementTexts = {
   },
   sources: { DISTRIBUTION: 'Dystrybucja', WITHDRAWAL: 'Wycofanie' },
   types: { RENTAL_INCOME: 'Przychód z najmu', CAPITAL_GAIN: 'Zysk kapitałowy', DIVIDEND: 'Dywidenda', INTEREST: 'Odsetki' },
+  cadences: { MONTHLY: 'Co miesiąc', QUARTERLY: 'Co kwartał', SEMI_ANNUAL: 'Co pół roku', ANNUAL: 'Co roku', SPECIAL: 'Jednorazowo' },
 };
 
 const de: StatementTexts = {
@@ -188,7 +199,8 @@ const de: StatementTexts = {
     date: 'Datum',
     unit: 'Einheit',
     period: 'Periode',
-    type: 'Art',
+    kind: 'Ertragsart',
+    cadence: 'Turnus',
     gross: 'Bruttobetrag',
     fees: 'Gebühren',
     net: 'Nettobetrag',
@@ -209,6 +221,7 @@ const de: StatementTexts = {
   },
   sources: { DISTRIBUTION: 'Ausschüttung', WITHDRAWAL: 'Rücknahme' },
   types: { RENTAL_INCOME: 'Mieteinnahmen', CAPITAL_GAIN: 'Kapitalgewinn', DIVIDEND: 'Dividende', INTEREST: 'Zinsen' },
+  cadences: { MONTHLY: 'Monatlich', QUARTERLY: 'Vierteljährlich', SEMI_ANNUAL: 'Halbjährlich', ANNUAL: 'Jährlich', SPECIAL: 'Einmalig' },
 };
 
 const fr: StatementTexts = {
@@ -241,7 +254,8 @@ const fr: StatementTexts = {
     date: 'Date',
     unit: 'Unité',
     period: 'Période',
-    type: 'Type',
+    kind: 'Type de revenu',
+    cadence: 'Périodicité',
     gross: 'Montant brut',
     fees: 'Frais',
     net: 'Montant net',
@@ -262,6 +276,7 @@ const fr: StatementTexts = {
   },
   sources: { DISTRIBUTION: 'Distribution', WITHDRAWAL: 'Retrait' },
   types: { RENTAL_INCOME: 'Revenus locatifs', CAPITAL_GAIN: 'Plus-value', DIVIDEND: 'Dividende', INTEREST: 'Intérêts' },
+  cadences: { MONTHLY: 'Mensuelle', QUARTERLY: 'Trimestrielle', SEMI_ANNUAL: 'Semestrielle', ANNUAL: 'Annuelle', SPECIAL: 'Ponctuelle' },
 };
 
 const es: StatementTexts = {
@@ -294,7 +309,8 @@ const es: StatementTexts = {
     date: 'Fecha',
     unit: 'Unidad',
     period: 'Periodo',
-    type: 'Tipo',
+    kind: 'Tipo de ingreso',
+    cadence: 'Periodicidad',
     gross: 'Importe bruto',
     fees: 'Comisiones',
     net: 'Importe neto',
@@ -315,6 +331,7 @@ const es: StatementTexts = {
   },
   sources: { DISTRIBUTION: 'Distribución', WITHDRAWAL: 'Retirada' },
   types: { RENTAL_INCOME: 'Ingresos por alquiler', CAPITAL_GAIN: 'Ganancia de capital', DIVIDEND: 'Dividendo', INTEREST: 'Intereses' },
+  cadences: { MONTHLY: 'Mensual', QUARTERLY: 'Trimestral', SEMI_ANNUAL: 'Semestral', ANNUAL: 'Anual', SPECIAL: 'Puntual' },
 };
 
 const pt: StatementTexts = {
@@ -347,7 +364,8 @@ const pt: StatementTexts = {
     date: 'Data',
     unit: 'Unidade',
     period: 'Período',
-    type: 'Tipo',
+    kind: 'Tipo de rendimento',
+    cadence: 'Periodicidade',
     gross: 'Montante bruto',
     fees: 'Comissões',
     net: 'Montante líquido',
@@ -368,6 +386,7 @@ const pt: StatementTexts = {
   },
   sources: { DISTRIBUTION: 'Distribuição', WITHDRAWAL: 'Resgate' },
   types: { RENTAL_INCOME: 'Rendimento de arrendamento', CAPITAL_GAIN: 'Mais-valia', DIVIDEND: 'Dividendo', INTEREST: 'Juros' },
+  cadences: { MONTHLY: 'Mensal', QUARTERLY: 'Trimestral', SEMI_ANNUAL: 'Semestral', ANNUAL: 'Anual', SPECIAL: 'Pontual' },
 };
 
 const it: StatementTexts = {
@@ -400,7 +419,8 @@ const it: StatementTexts = {
     date: 'Data',
     unit: 'Unità',
     period: 'Periodo',
-    type: 'Tipo',
+    kind: 'Tipo di provento',
+    cadence: 'Periodicità',
     gross: 'Importo lordo',
     fees: 'Commissioni',
     net: 'Importo netto',
@@ -421,6 +441,7 @@ const it: StatementTexts = {
   },
   sources: { DISTRIBUTION: 'Distribuzione', WITHDRAWAL: 'Riscatto' },
   types: { RENTAL_INCOME: 'Reddito da locazione', CAPITAL_GAIN: 'Plusvalenza', DIVIDEND: 'Dividendo', INTEREST: 'Interessi' },
+  cadences: { MONTHLY: 'Mensile', QUARTERLY: 'Trimestrale', SEMI_ANNUAL: 'Semestrale', ANNUAL: 'Annuale', SPECIAL: 'Una tantum' },
 };
 
 const nl: StatementTexts = {
@@ -453,7 +474,8 @@ const nl: StatementTexts = {
     date: 'Datum',
     unit: 'Eenheid',
     period: 'Periode',
-    type: 'Soort',
+    kind: 'Soort inkomsten',
+    cadence: 'Frequentie',
     gross: 'Brutobedrag',
     fees: 'Kosten',
     net: 'Nettobedrag',
@@ -474,6 +496,7 @@ const nl: StatementTexts = {
   },
   sources: { DISTRIBUTION: 'Uitkering', WITHDRAWAL: 'Opname' },
   types: { RENTAL_INCOME: 'Huurinkomsten', CAPITAL_GAIN: 'Vermogenswinst', DIVIDEND: 'Dividend', INTEREST: 'Rente' },
+  cadences: { MONTHLY: 'Maandelijks', QUARTERLY: 'Per kwartaal', SEMI_ANNUAL: 'Halfjaarlijks', ANNUAL: 'Jaarlijks', SPECIAL: 'Eenmalig' },
 };
 
 const sv: StatementTexts = {
@@ -506,7 +529,8 @@ const sv: StatementTexts = {
     date: 'Datum',
     unit: 'Enhet',
     period: 'Period',
-    type: 'Typ',
+    kind: 'Intäktstyp',
+    cadence: 'Frekvens',
     gross: 'Bruttobelopp',
     fees: 'Avgifter',
     net: 'Nettobelopp',
@@ -527,6 +551,7 @@ const sv: StatementTexts = {
   },
   sources: { DISTRIBUTION: 'Utdelning', WITHDRAWAL: 'Uttag' },
   types: { RENTAL_INCOME: 'Hyresintäkter', CAPITAL_GAIN: 'Kapitalvinst', DIVIDEND: 'Utdelning', INTEREST: 'Ränta' },
+  cadences: { MONTHLY: 'Månadsvis', QUARTERLY: 'Kvartalsvis', SEMI_ANNUAL: 'Halvårsvis', ANNUAL: 'Årligen', SPECIAL: 'En gång' },
 };
 
 const da: StatementTexts = {
@@ -559,7 +584,8 @@ const da: StatementTexts = {
     date: 'Dato',
     unit: 'Enhed',
     period: 'Periode',
-    type: 'Type',
+    kind: 'Indtægtstype',
+    cadence: 'Frekvens',
     gross: 'Bruttobeløb',
     fees: 'Gebyrer',
     net: 'Nettobeløb',
@@ -580,6 +606,7 @@ const da: StatementTexts = {
   },
   sources: { DISTRIBUTION: 'Udlodning', WITHDRAWAL: 'Hævning' },
   types: { RENTAL_INCOME: 'Lejeindtægt', CAPITAL_GAIN: 'Kursgevinst', DIVIDEND: 'Udbytte', INTEREST: 'Renter' },
+  cadences: { MONTHLY: 'Månedlig', QUARTERLY: 'Kvartalsvis', SEMI_ANNUAL: 'Halvårlig', ANNUAL: 'Årlig', SPECIAL: 'Én gang' },
 };
 
 const nb: StatementTexts = {
@@ -612,7 +639,8 @@ const nb: StatementTexts = {
     date: 'Dato',
     unit: 'Enhet',
     period: 'Periode',
-    type: 'Type',
+    kind: 'Inntektstype',
+    cadence: 'Frekvens',
     gross: 'Bruttobeløp',
     fees: 'Gebyrer',
     net: 'Nettobeløp',
@@ -633,6 +661,7 @@ const nb: StatementTexts = {
   },
   sources: { DISTRIBUTION: 'Utdeling', WITHDRAWAL: 'Uttak' },
   types: { RENTAL_INCOME: 'Leieinntekter', CAPITAL_GAIN: 'Kapitalgevinst', DIVIDEND: 'Utbytte', INTEREST: 'Renter' },
+  cadences: { MONTHLY: 'Månedlig', QUARTERLY: 'Kvartalsvis', SEMI_ANNUAL: 'Halvårlig', ANNUAL: 'Årlig', SPECIAL: 'Én gang' },
 };
 
 const cs: StatementTexts = {
@@ -665,7 +694,8 @@ const cs: StatementTexts = {
     date: 'Datum',
     unit: 'Jednotka',
     period: 'Období',
-    type: 'Druh',
+    kind: 'Druh příjmu',
+    cadence: 'Četnost',
     gross: 'Hrubá částka',
     fees: 'Poplatky',
     net: 'Čistá částka',
@@ -686,6 +716,7 @@ const cs: StatementTexts = {
   },
   sources: { DISTRIBUTION: 'Rozdělení výnosu', WITHDRAWAL: 'Výběr' },
   types: { RENTAL_INCOME: 'Příjem z nájmu', CAPITAL_GAIN: 'Kapitálový zisk', DIVIDEND: 'Dividenda', INTEREST: 'Úroky' },
+  cadences: { MONTHLY: 'Měsíčně', QUARTERLY: 'Čtvrtletně', SEMI_ANNUAL: 'Pololetně', ANNUAL: 'Ročně', SPECIAL: 'Jednorázově' },
 };
 
 /** The languages statements are printed in (ISO 639-1), English first. */
