@@ -28,30 +28,41 @@ const LIST = `query($filter: DistributionFilter) { distributions(perPage: 1, fil
 /** Per combination, the trigger-kept count next to COUNT(*); only rows where they differ. */
 const COUNT_MISMATCHES = `
   SELECT * FROM (
-    SELECT unit_id, period, type::text, status::text, COALESCE(distributed_at, '-infinity') AS paid, count(*)::int AS actual FROM distributions GROUP BY 1, 2, 3, 4, 5
+    SELECT unit_id, period, type::text, cadence::text, status::text, COALESCE(distributed_at, '-infinity') AS paid,
+           COALESCE(distributed_at, scheduled_for::timestamp AT TIME ZONE 'UTC') AS payment, count(*)::int AS actual
+    FROM distributions GROUP BY 1, 2, 3, 4, 5, 6, 7
   ) a FULL JOIN (
-    SELECT unit_id, period, type::text, status::text, COALESCE(distributed_at, '-infinity') AS paid, sum(n)::int AS kept FROM distribution_counts GROUP BY 1, 2, 3, 4, 5
-  ) k USING (unit_id, period, type, status, paid)
+    SELECT unit_id, period, type::text, cadence::text, status::text, COALESCE(distributed_at, '-infinity') AS paid, payment_at AS payment, sum(n)::int AS kept
+    FROM distribution_counts GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ) k USING (unit_id, period, type, cadence, status, paid, payment)
   WHERE COALESCE(actual, 0) <> COALESCE(kept, 0)`;
 
 /** Every roll-up row next to COUNT(*) of what it stands for, grouped independently of the trigger. */
 const TOTAL_MISMATCHES = `
-  WITH d AS (SELECT unit_id, period, type::text AS type, status::text AS status, (distributed_at AT TIME ZONE 'UTC')::date AS day FROM distributions),
+  WITH d AS (
+    SELECT unit_id, period, type::text AS type, cadence::text AS cadence, status::text AS status, (distributed_at AT TIME ZONE 'UTC')::date AS day,
+           COALESCE((distributed_at AT TIME ZONE 'UTC')::date, scheduled_for) AS due
+    FROM distributions),
   actual AS (
-    SELECT '' AS key, NULL AS status, NULL::date AS day, count(*)::int AS n FROM d
-    UNION ALL SELECT 'status|' || status, status, NULL, count(*) FROM d GROUP BY status
-    UNION ALL SELECT 'type|' || type, NULL, NULL, count(*) FROM d GROUP BY type
-    UNION ALL SELECT 'unit|' || unit_id, NULL, NULL, count(*) FROM d GROUP BY unit_id
-    UNION ALL SELECT 'period|' || period, NULL, NULL, count(*) FROM d GROUP BY period
-    UNION ALL SELECT 'day|' || day, NULL, day, count(*) FROM d WHERE day IS NOT NULL GROUP BY day
-    UNION ALL SELECT 'status|' || status || '|type|' || type, status, NULL, count(*) FROM d GROUP BY status, type
-    UNION ALL SELECT 'status|' || status || '|unit|' || unit_id, status, NULL, count(*) FROM d GROUP BY status, unit_id
-    UNION ALL SELECT 'status|' || status || '|period|' || period, status, NULL, count(*) FROM d GROUP BY status, period
-    UNION ALL SELECT 'status|' || status || '|day|' || day, status, day, count(*) FROM d WHERE day IS NOT NULL GROUP BY status, day
+    SELECT '' AS key, NULL AS status, NULL::date AS day, NULL::date AS due, count(*)::int AS n FROM d
+    UNION ALL SELECT 'status|' || status, status, NULL, NULL, count(*) FROM d GROUP BY status
+    UNION ALL SELECT 'type|' || type, NULL, NULL, NULL, count(*) FROM d GROUP BY type
+    UNION ALL SELECT 'cadence|' || cadence, NULL, NULL, NULL, count(*) FROM d GROUP BY cadence
+    UNION ALL SELECT 'unit|' || unit_id, NULL, NULL, NULL, count(*) FROM d GROUP BY unit_id
+    UNION ALL SELECT 'period|' || period, NULL, NULL, NULL, count(*) FROM d GROUP BY period
+    UNION ALL SELECT 'day|' || day, NULL, day, NULL, count(*) FROM d WHERE day IS NOT NULL GROUP BY day
+    UNION ALL SELECT 'payment|' || due, NULL, NULL, due, count(*) FROM d GROUP BY due
+    UNION ALL SELECT 'status|' || status || '|type|' || type, status, NULL, NULL, count(*) FROM d GROUP BY status, type
+    UNION ALL SELECT 'status|' || status || '|cadence|' || cadence, status, NULL, NULL, count(*) FROM d GROUP BY status, cadence
+    UNION ALL SELECT 'status|' || status || '|unit|' || unit_id, status, NULL, NULL, count(*) FROM d GROUP BY status, unit_id
+    UNION ALL SELECT 'status|' || status || '|period|' || period, status, NULL, NULL, count(*) FROM d GROUP BY status, period
+    UNION ALL SELECT 'status|' || status || '|day|' || day, status, day, NULL, count(*) FROM d WHERE day IS NOT NULL GROUP BY status, day
+    UNION ALL SELECT 'status|' || status || '|payment|' || due, status, NULL, due, count(*) FROM d GROUP BY status, due
   )
-  SELECT key, a.status, a.day, a.n AS actual, k.status::text AS kept_status, k.day AS kept_day, k.n AS kept
+  SELECT key, a.status, a.day, a.due, a.n AS actual, k.status::text AS kept_status, k.day AS kept_day, k.payment_day AS kept_due, k.n AS kept
   FROM actual a FULL JOIN distribution_totals k USING (key)
-  WHERE COALESCE(a.n, 0) <> COALESCE(k.n, 0) OR (a.n IS NOT NULL AND (a.status IS DISTINCT FROM k.status::text OR a.day IS DISTINCT FROM k.day))`;
+  WHERE COALESCE(a.n, 0) <> COALESCE(k.n, 0)
+     OR (a.n IS NOT NULL AND (a.status IS DISTINCT FROM k.status::text OR a.day IS DISTINCT FROM k.day OR a.due IS DISTINCT FROM k.payment_day))`;
 
 async function staffTotal(filter: Record<string, unknown>): Promise<number> {
   const res = await t.gql<{ distributions: { pageInfo: { total: number } } }>(LIST, { filter }, admin);
@@ -74,9 +85,10 @@ async function filtersOfEveryShape(): Promise<DistributionFilterInput[]> {
   const types = ['RENTAL_INCOME', 'CAPITAL_GAIN', 'DIVIDEND', 'INTEREST'] as const;
   const units = (await prisma.distribution.groupBy({ by: ['unitId'], orderBy: { unitId: 'asc' } })).map((r) => r.unitId).slice(0, 3);
   const periods = (await prisma.distribution.groupBy({ by: ['period'], orderBy: { period: 'desc' } })).map((r) => r.period).slice(0, 2);
-  const paid = await prisma.distribution.aggregate({ _min: { distributedAt: true }, _max: { distributedAt: true } });
+  const cadences = ['MONTHLY', 'QUARTERLY', 'SEMI_ANNUAL', 'ANNUAL', 'SPECIAL'] as const;
+  const paid = await prisma.distribution.aggregate({ _min: { distributedAt: true }, _max: { scheduledFor: true } });
   const first = utcDay(paid._min.distributedAt ?? new Date('2026-01-01T00:00:00Z'));
-  const last = utcDay(paid._max.distributedAt ?? new Date('2026-01-01T00:00:00Z'));
+  const last = utcDay(paid._max.scheduledFor ?? new Date('2026-01-01T00:00:00Z'));
   const year = last.getUTCFullYear() - 1;
   const ranges: Pick<DistributionFilterInput, 'from' | 'to'>[] = [
     { from: first, to: first },
@@ -88,6 +100,8 @@ async function filtersOfEveryShape(): Promise<DistributionFilterInput[]> {
   const singles: DistributionFilterInput[] = [
     ...statuses.map((status) => ({ status })),
     ...types.map((type) => ({ type })),
+    ...types.map((profitKind) => ({ profitKind })),
+    ...cadences.map((cadence) => ({ cadence })),
     ...[...units, 999_999].map((unitId) => ({ unitId })),
     ...[...periods, '1999-Q1'].map((period) => ({ period })),
   ];
@@ -96,6 +110,7 @@ async function filtersOfEveryShape(): Promise<DistributionFilterInput[]> {
     ...singles,
     ...statuses.flatMap((status) => [
       { status, type: 'DIVIDEND' as const },
+      { status, cadence: 'QUARTERLY' as const },
       { status, unitId: units[0] },
       { status, period: periods[0] },
     ]),
@@ -103,6 +118,7 @@ async function filtersOfEveryShape(): Promise<DistributionFilterInput[]> {
     ...ranges.flatMap((range) => [
       { ...range, status: 'DISTRIBUTED' as const },
       { ...range, status: 'CANCELLED' as const },
+      { ...range, status: 'PENDING' as const },
     ]),
     // Only distribution_counts answers these.
     { type: 'DIVIDEND', unitId: units[0] },
@@ -110,19 +126,28 @@ async function filtersOfEveryShape(): Promise<DistributionFilterInput[]> {
     { status: 'DISTRIBUTED', type: 'RENTAL_INCOME', unitId: units[0], period: periods[1] },
     { ...ranges[2], type: 'RENTAL_INCOME' },
     { ...ranges[2], unitId: units[0], status: 'DISTRIBUTED' },
+    { cadence: 'QUARTERLY', unitId: units[0] },
+    { ...ranges[2], cadence: 'QUARTERLY' },
     // A range not on whole UTC days (not reachable through the API's Date scalars).
     { from: new Date(first.getTime() + 3_600_000) },
   ];
 }
 
+/** The filter as Prisma's where: the payment date is the paid time, else the scheduled date at 00:00 UTC. */
 function whereOf(f: DistributionFilterInput): Prisma.DistributionWhereInput {
   const to = f.to && new Date(f.to.getTime() + DAY_MS);
+  const range = { gte: f.from ?? undefined, lt: to ?? undefined };
+  // A scheduled date (00:00 UTC) is in [from, to) when its day is: the dates' own bounds, rounded up.
+  const dayRange = { gte: f.from && utcDay(new Date(f.from.getTime() + DAY_MS - 1)), lt: to && utcDay(new Date(to.getTime() + DAY_MS - 1)) };
   return {
     status: f.status ?? undefined,
-    type: f.type ?? undefined,
+    type: f.profitKind ?? f.type ?? undefined,
+    cadence: f.cadence ?? undefined,
     unitId: f.unitId ?? undefined,
     period: f.period ?? undefined,
-    ...(f.from || to ? { distributedAt: { gte: f.from ?? undefined, lt: to ?? undefined } } : {}),
+    ...(f.from || to
+      ? { OR: [{ distributedAt: range }, { distributedAt: null, scheduledFor: { gte: dayRange.gte ?? undefined, lt: dayRange.lt ?? undefined } }] }
+      : {}),
   };
 }
 

@@ -70,21 +70,22 @@ describe('GET /api/v1/distributions', () => {
     expect(res.body.data.every((d: { status: string }) => d.status === 'distributed')).toBe(true);
   });
 
-  it('filters by status, type, unit, period and distributed date range together', async () => {
+  it('filters by status, type (the cadence), unit, period and distributed date range together', async () => {
     const sample = await t.db.prisma.distribution.findFirstOrThrow({ where: { investorId: demoInvestorId, status: 'DISTRIBUTED' } });
     const day = sample.distributedAt!.toISOString().slice(0, 10);
     const res = await get(
-      `/api/v1/distributions?status=distributed&type=${sample.type.toLowerCase()}&unit_id=${sample.unitId}&period=${sample.period}&from=${day}&to=${day}`,
+      `/api/v1/distributions?status=distributed&type=${sample.cadence.toLowerCase()}&unit_id=${sample.unitId}&period=${sample.period}&from=${day}&to=${day}`,
     );
     expect(res.status).toBe(200);
     const ids = res.body.data.map((d: { id: number }) => d.id);
     expect(ids).toContain(sample.id);
+    expect(res.body.data.every((d: { type: string }) => d.type === sample.cadence.toLowerCase())).toBe(true);
     const dayStart = new Date(`${day}T00:00:00Z`);
     const expected = await t.db.prisma.distribution.count({
       where: {
         investorId: demoInvestorId,
         status: 'DISTRIBUTED',
-        type: sample.type,
+        cadence: sample.cadence,
         unitId: sample.unitId,
         period: sample.period,
         distributedAt: { gte: dayStart, lt: new Date(dayStart.getTime() + 86_400_000) },

@@ -53,6 +53,16 @@ const docs: Partial<Record<keyof typeof E, EnumDocs>> = {
       INTEREST: 'Interest earned by the asset.',
     },
   },
+  DistributionCadence: {
+    description: 'How often a unit pays its profit: the REST face answers it as a distribution’s `type`.',
+    values: {
+      MONTHLY: 'Paid every month (its period is the quarter the month falls in).',
+      QUARTERLY: 'Paid every quarter.',
+      SEMI_ANNUAL: 'Paid every half year.',
+      ANNUAL: 'Paid once a year.',
+      SPECIAL: 'A one-off payment outside the unit’s usual cadence.',
+    },
+  },
   DistributionStatus: {
     description: 'PENDING → APPROVED → DISTRIBUTED, or CANCELLED.',
     values: {

@@ -48,23 +48,18 @@ export type DevicePlatform =
   /** Web browser (web push). */
   | 'WEB';
 
-/** All optional; `from`/`to` are inclusive UTC dates on distributedAt. */
-export type DistributionFilter = {
-  /** First UTC date (inclusive) of distributedAt. */
-  from?: string | null | undefined;
-  /** Staff only; investors always see their own. */
-  investorId?: number | null | undefined;
-  /** Only this quarter, e.g. "2026-Q1". */
-  period?: string | null | undefined;
-  /** Only distributions in this status. */
-  status?: DistributionStatus | null | undefined;
-  /** Last UTC date (inclusive) of distributedAt. */
-  to?: string | null | undefined;
-  /** Only distributions of this kind. */
-  type?: DistributionType | null | undefined;
-  /** Only distributions of this unit. */
-  unitId?: number | null | undefined;
-};
+/** How often a unit pays its profit: the REST face answers it as a distribution’s `type`. */
+export type DistributionCadence =
+  /** Paid once a year. */
+  | 'ANNUAL'
+  /** Paid every month (its period is the quarter the month falls in). */
+  | 'MONTHLY'
+  /** Paid every quarter. */
+  | 'QUARTERLY'
+  /** Paid every half year. */
+  | 'SEMI_ANNUAL'
+  /** A one-off payment outside the unit’s usual cadence. */
+  | 'SPECIAL';
 
 /** PENDING → APPROVED → DISTRIBUTED, or CANCELLED. */
 export type DistributionStatus =
@@ -76,17 +71,6 @@ export type DistributionStatus =
   | 'DISTRIBUTED'
   /** Declared, waiting for approval. */
   | 'PENDING';
-
-/** The kind of profit a declaration distributes. */
-export type DistributionType =
-  /** Gain from selling (part of) the asset. */
-  | 'CAPITAL_GAIN'
-  /** Dividend paid by the asset’s company. */
-  | 'DIVIDEND'
-  /** Interest earned by the asset. */
-  | 'INTEREST'
-  /** Rent collected from the asset. */
-  | 'RENTAL_INCOME';
 
 /** All optional and combined with AND. */
 export type InvestmentRequestFilter = {
@@ -507,23 +491,29 @@ export type DashboardQuery = { dashboard: { featuredCategories: Array<{ id: numb
 
 export type PageInfoFieldsFragment = { currentPage: number, perPage: number, total: number, lastPage: number, from: number | null, to: number | null, hasNextPage: boolean, hasPreviousPage: boolean };
 
-export type DistributionFieldsFragment = { id: number, unitId: number, unitName: string, period: string, type: DistributionType, grossAmount: string, netAmount: string, fees: string, status: DistributionStatus, distributedAt: string | null, createdAt: string };
+export type DistributionFieldsFragment = { id: number, unitId: number, unitName: string, period: string, grossAmount: string, netAmount: string, fees: string, status: DistributionStatus, createdAt: string, type: DistributionCadence, distributedAt: string };
 
 export type DistributionsQueryVariables = Exact<{
   page?: number | null | undefined;
   perPage?: number | null | undefined;
-  filter?: DistributionFilter | null | undefined;
+  status?: DistributionStatus | null | undefined;
+  type?: DistributionCadence | null | undefined;
+  unitId?: number | null | undefined;
+  period?: string | null | undefined;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+  investorId?: number | null | undefined;
 }>;
 
 
-export type DistributionsQuery = { distributions: { items: Array<{ id: number, unitId: number, unitName: string, period: string, type: DistributionType, grossAmount: string, netAmount: string, fees: string, status: DistributionStatus, distributedAt: string | null, createdAt: string }>, pageInfo: { currentPage: number, perPage: number, total: number, lastPage: number, from: number | null, to: number | null, hasNextPage: boolean, hasPreviousPage: boolean } } };
+export type DistributionsQuery = { distributions: { items: Array<{ id: number, unitId: number, unitName: string, period: string, grossAmount: string, netAmount: string, fees: string, status: DistributionStatus, createdAt: string, type: DistributionCadence, distributedAt: string }>, pageInfo: { currentPage: number, perPage: number, total: number, lastPage: number, from: number | null, to: number | null, hasNextPage: boolean, hasPreviousPage: boolean } } };
 
 export type DistributionQueryVariables = Exact<{
   id: number;
 }>;
 
 
-export type DistributionQuery = { distribution: { id: number, unitId: number, unitName: string, period: string, type: DistributionType, grossAmount: string, netAmount: string, fees: string, status: DistributionStatus, distributedAt: string | null, createdAt: string } };
+export type DistributionQuery = { distribution: { id: number, unitId: number, unitName: string, period: string, grossAmount: string, netAmount: string, fees: string, status: DistributionStatus, createdAt: string, type: DistributionCadence, distributedAt: string } };
 
 export type InvestmentRequestFieldsFragment = { id: number, unitId: number, investorId: number, amount: string, ownershipPercentage: string, status: InvestmentRequestStatus, rejectionReason: string | null, reviewedAt: string | null, createdAt: string, updatedAt: string, unit: { id: number, code: string, name: string } };
 
