@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createLogger } from '../src/platform/logger';
 import { eventually } from './support/eventually';
 import { FaultProxy } from './support/fault-proxy';
-import { startTestGateway, type TestGateway } from './support/harness';
+import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 import { TEST_REDIS_URL as REDIS_URL, testRedis } from './support/test-redis';
 
 /** A distinct document per call, so no test sees another's registration. */
@@ -145,6 +145,41 @@ describe('malformed automatic persisted queries are client errors (issue 22)', (
         expect(await errorsCounted(t, 'INTERNAL_SERVER_ERROR')).toBe(internalBefore);
         // A well-formed registration still works where registrations are allowed.
         if (mode !== 'only') expect((await register(t, q)).body.errors).toBeUndefined();
+      } finally {
+        await t.close();
+      }
+    }
+  });
+
+  it('an extensions.persistedQuery that is not an object (a string, a number, a boolean, an array): 400 BAD_REQUEST, no internal error counted', async () => {
+    for (const mode of ['off', 'only'] as const) {
+      const t = await startTestGateway({ TRUSTED_DOCUMENTS: mode });
+      try {
+        const internalBefore = await errorsCounted(t, 'INTERNAL_SERVER_ERROR');
+        const q = newQuery();
+        for (const persistedQuery of [q.hash, 'x', '', 1, 0, true, false, [], [q.hash]]) {
+          for (const body of [{ query: q.query, extensions: { persistedQuery } }, { extensions: { persistedQuery } }]) {
+            const res = await t.http.post('/graphql').set('content-type', 'application/json').send(body);
+            expect({ persistedQuery, status: res.status, errors: res.body.errors }).toEqual({
+              persistedQuery,
+              status: 400,
+              errors: [{ message: 'extensions.persistedQuery must be an object: { version: 1, sha256Hash }.', extensions: { code: 'BAD_REQUEST' } }],
+            });
+          }
+        }
+        const viaGet = await t.http.get('/graphql').query({ query: q.query, extensions: JSON.stringify({ persistedQuery: q.hash }) });
+        expect(viaGet.status).toBe(400);
+        expect(viaGet.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+        expect(await errorsCounted(t, 'INTERNAL_SERVER_ERROR')).toBe(internalBefore);
+        // null is no persisted query at all, as Apollo reads it: the text runs (staff only under `only`).
+        const token = mode === 'only' ? await t.token(DEMO_EMAILS.admin) : undefined;
+        const plain = await t.http
+          .post('/graphql')
+          .set('content-type', 'application/json')
+          .set(token ? { authorization: `Bearer ${token}` } : {})
+          .send({ query: q.query, extensions: { persistedQuery: null } });
+        expect(plain.status).toBe(200);
+        expect(plain.body.errors).toBeUndefined();
       } finally {
         await t.close();
       }

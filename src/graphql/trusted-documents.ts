@@ -54,11 +54,11 @@ function requestSource(req: Request): { query?: unknown; extensions?: { persiste
 }
 
 /**
- * A malformed automatic persisted query is the client's error, with its own code: a version other
- * than 1 (400 BAD_REQUEST), a query text whose SHA-256 is not the given hash (400
- * PERSISTED_QUERY_HASH_MISMATCH). Apollo answers both with a GraphQLError without a code, which
- * reads as INTERNAL_SERVER_ERROR (and counted as one). Hashing here costs a registration only,
- * the one request that sends both the hash and the text.
+ * A malformed automatic persisted query is the client's error, with its own code: a value that is
+ * not an object, or a version other than 1 (400 BAD_REQUEST), a query text whose SHA-256 is not the
+ * given hash (400 PERSISTED_QUERY_HASH_MISMATCH). Apollo answers all of them with a GraphQLError
+ * without a code, which reads as INTERNAL_SERVER_ERROR (and counted as one). Hashing here costs a
+ * registration only, the one request that sends both the hash and the text.
  */
 function persistedQueryCheck(req: Request, _res: Response, next: NextFunction): void {
   const { query, extensions } = requestSource(req);
@@ -71,11 +71,15 @@ function persistedQueryCheck(req: Request, _res: Response, next: NextFunction): 
 }
 
 /** The id an APQ extension names (undefined without one); throws the client's error for a malformed one (above). */
-function persistedQueryId(query: string | undefined, persisted: PersistedQuery | null | undefined): unknown {
-  if (!persisted || typeof persisted !== 'object') return undefined;
-  if (persisted.version !== 1) throw HttpError.persistedQueryVersion();
-  if (query !== undefined && sha256(query) !== persisted.sha256Hash) throw HttpError.persistedQueryHashMismatch();
-  return persisted.sha256Hash;
+function persistedQueryId(query: string | undefined, persisted: unknown): unknown {
+  if (persisted === undefined || persisted === null) return undefined;
+  // Anything else names a persisted query: Apollo would take a string or a number for one and fail
+  // its version check with an error without a code.
+  if (typeof persisted !== 'object' || Array.isArray(persisted)) throw HttpError.persistedQueryNotObject();
+  const { version, sha256Hash } = persisted as PersistedQuery;
+  if (version !== 1) throw HttpError.persistedQueryVersion();
+  if (query !== undefined && sha256(query) !== sha256Hash) throw HttpError.persistedQueryHashMismatch();
+  return sha256Hash;
 }
 
 /** `only`'s rule for a request that is not staff's: it names a manifest document by id. */
@@ -132,7 +136,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 function socketDocuments(mode: TrustedDocumentsMode, documents: Map<string, string>, store: KeyValueCache<string>): SocketDocuments {
   return async ({ query, extensions }, user) => {
     const text = query === '' ? undefined : query;
-    const id = persistedQueryId(text, extensions?.persistedQuery as PersistedQuery | null | undefined);
+    const id = persistedQueryId(text, extensions?.persistedQuery);
     if (mode === 'only' && !isStaff(user)) requireManifestDocument(documents, id);
     if (text !== undefined || id === undefined) return query;
     const found = typeof id === 'string' ? await store.get(id) : undefined;

@@ -69,7 +69,8 @@ export class HttpError extends DomainError {
   /** /graphql: what a request asked for does not fit in `maxBytes` of JSON. */
   static responseTooLarge = (maxBytes: number) =>
     new HttpError(`The answer is larger than ${maxBytes} bytes: ask for fewer items, fields or shorter aliases.`, 'RESPONSE_TOO_LARGE', { maxBytes });
-  /** Automatic persisted queries: a version other than 1, a hash that is not the query's SHA-256. */
+  /** Automatic persisted queries: not an object, a version other than 1, a hash that is not the query's SHA-256. */
+  static persistedQueryNotObject = () => new HttpError('extensions.persistedQuery must be an object: { version: 1, sha256Hash }.', 'BAD_REQUEST');
   static persistedQueryVersion = () => new HttpError('Unsupported persisted query version: only version 1 is supported.', 'BAD_REQUEST');
   static persistedQueryHashMismatch = () =>
     new HttpError('extensions.persistedQuery.sha256Hash is not the SHA-256 of the query text.', 'PERSISTED_QUERY_HASH_MISMATCH');
