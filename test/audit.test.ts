@@ -1,7 +1,7 @@
 import type { AuditEvent } from '../src/generated/prisma/client';
 import type { MailMessage } from '../src/services/mailer';
 import { runVerify } from '../scripts/audit-verify';
-import { audit } from '../src/services/audit.service';
+import { AUDIT_TEXT_MAX_CHARS, audit, withAuditOrigin } from '../src/services/audit.service';
 import { MATRIX } from './support/field-roles';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
 
@@ -205,6 +205,45 @@ describe('security events', () => {
     expect(ok[0]).toMatchObject({ action: 'auth.login_succeeded', actorId: investor.id, actorRole: 'INVESTOR', targetId: String(investor.id) });
     // A malformed X-Request-Id is not taken: the event carries the id the gateway generated instead.
     expect(ok[0].requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+
+  it('stores the User-Agent the client sent: its UTF-8 read as UTF-8, cut to its first 512 characters (never inside one)', async () => {
+    const email = `agent-${process.pid}@example.test`;
+    /** A failed login whose User-Agent header carries exactly `bytes`; answers what the trail stored. */
+    async function storedAgent(bytes: Buffer): Promise<string | null> {
+      const events = await eventsOf(async () => {
+        // Node writes header characters as single bytes (latin-1), so the header carries `bytes`
+        // exactly — provided the body is a Buffer: a string body goes out with the headers, all UTF-8.
+        const res = await t.http
+          .post('/api/v1/auth/login')
+          .set('user-agent', bytes.toString('latin1'))
+          .serialize((body) => Buffer.from(JSON.stringify(body)) as unknown as string)
+          .send({ email, password: 'wrong password' });
+        expect(res.status).toBe(422);
+      });
+      expect(events.map((e) => e.action)).toEqual(['auth.login_failed']);
+      return events[0].userAgent;
+    }
+    const utf8 = 'Navigateur/2.1 (Café; 日本語; 🙂)';
+    expect(await storedAgent(Buffer.from(utf8))).toBe(utf8);
+    // Bytes that are not UTF-8 become U+FFFD, not other characters.
+    expect(await storedAgent(Buffer.from([0x61, 0xe9, 0x62, 0xff]))).toBe('a\ufffdb\ufffd');
+    // Any guest can send one per failed login: 8 kB of it must not be 8 kB a row.
+    expect(await storedAgent(Buffer.from('A'.repeat(8000)))).toBe('A'.repeat(AUDIT_TEXT_MAX_CHARS));
+    const astral = 'x'.repeat(AUDIT_TEXT_MAX_CHARS - 1) + '🙂'.repeat(20);
+    expect(await storedAgent(Buffer.from(astral))).toBe('x'.repeat(AUDIT_TEXT_MAX_CHARS - 1) + '🙂');
+    const listed = await gql<{ auditEvents: { items: { userAgent: string }[] } }>(
+      `query { auditEvents(filter: { action: "auth.login_failed" }, perPage: 1) { items { userAgent } } }`,
+      adminToken,
+    );
+    expect(listed.data?.auditEvents.items).toEqual([{ userAgent: 'x'.repeat(AUDIT_TEXT_MAX_CHARS - 1) + '🙂' }]);
+  });
+
+  it('stores what PostgreSQL text cannot hold and an outsized IP (TRUST_PROXY=true takes X-Forwarded-For as written) without failing the action', async () => {
+    const origin = { actor: null, requestId: 'req-nul', ip: '1'.repeat(2000), userAgent: 'a\u0000b' };
+    const events = await eventsOf(() => withAuditOrigin(origin, () => t.db.prisma.$transaction((tx) => audit.record(tx, { action: 'test.origin_text' }))));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ action: 'test.origin_text', requestId: 'req-nul', ip: '1'.repeat(AUDIT_TEXT_MAX_CHARS), userAgent: 'a\ufffdb' });
   });
 
   it('records logout and refresh-token reuse (the family revoked)', async () => {

@@ -15,7 +15,16 @@ export interface RequestMeta {
 
 /** The request facts the domain may record (audit, rate limits), read the same way on both faces. */
 export function requestMeta(req: Request): RequestMeta {
-  return { ip: req.ip ?? '', userAgent: req.get('user-agent'), requestId: String(req.id) };
+  return { ip: req.ip ?? '', userAgent: headerText(req.get('user-agent')), requestId: String(req.id) };
+}
+
+/**
+ * A header value as the client wrote it. Node reads each header byte as one latin-1 character, but
+ * clients send UTF-8 ("é" would read "Ã©"); bytes that are not UTF-8 become U+FFFD.
+ */
+export function headerText(value: string | undefined): string | undefined {
+  // ASCII reads the same either way: the common case makes no copy.
+  return value === undefined || !/[\x80-\xff]/.test(value) ? value : Buffer.from(value, 'latin1').toString('utf8');
 }
 
 /** What every resolver sees, whichever face the request came through. */

@@ -49,6 +49,23 @@ export interface AuditEntry {
 }
 
 type AuditClient = Pick<PrismaNs.TransactionClient, '$executeRaw'>;
+
+/**
+ * The most characters an event keeps of the text a client chose: its User-Agent, and its IP where
+ * `TRUST_PROXY=true` takes X-Forwarded-For as written. Any guest can send 8 kB of it per failed login.
+ */
+export const AUDIT_TEXT_MAX_CHARS = 512;
+
+/** A client's text as PostgreSQL can store it (NUL as U+FFFD), cut to its first AUDIT_TEXT_MAX_CHARS code points. */
+function clientText(text: string): string {
+  const storable = text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
+  if (storable.length <= AUDIT_TEXT_MAX_CHARS) return storable;
+  // Counted in code points, so the cut never falls between the two halves of a surrogate pair.
+  let end = 0;
+  for (let n = 0; n < AUDIT_TEXT_MAX_CHARS && end < storable.length; n++) end += (storable.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+  return storable.slice(0, end);
+}
+
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 /** Keys never stored, whatever a caller passes: credentials and secrets of any kind. */
@@ -102,11 +119,12 @@ export const audit = {
     const origin = origins.getStore();
     const actor = entry.actor === undefined ? (origin?.actor ?? null) : entry.actor;
     const changes = entry.changes ? JSON.stringify(toJson(entry.changes)) : null;
+    const ip = origin?.ip ? clientText(origin.ip) : null;
+    const userAgent = origin?.userAgent === undefined ? null : clientText(origin.userAgent);
     return db.$executeRaw`
       INSERT INTO audit_events (actor_id, actor_role, action, target_type, target_id, changes, request_id, ip, user_agent)
       VALUES (${actor?.id ?? null}, ${actor?.role ?? null}::"Role", ${entry.action}, ${entry.target?.type ?? null},
-              ${entry.target ? String(entry.target.id) : null}, ${changes}::jsonb, ${origin?.requestId ?? null}, ${origin?.ip || null},
-              ${origin?.userAgent ?? null})`;
+              ${entry.target ? String(entry.target.id) : null}, ${changes}::jsonb, ${origin?.requestId ?? null}, ${ip}, ${userAgent})`;
   },
 
   /** A status transition `from` → `to` of a `type` row: action `<type>.<to>`, e.g. `payout.paid`. */
