@@ -1,5 +1,15 @@
 # Multi-stage image: compile with the dev dependencies, ship production dependencies and dist/ only.
 # scripts/check-dockerfile.mjs (CI) runs these same RUN and CMD lines as plain processes.
+#   docker build --build-arg BUILD_COMMIT="$(git rev-parse HEAD)" -t IMAGE .
+# The operator commands run from the same image, on dist/ and the production dependencies (nothing
+# is built or installed), with the gateway's environment; check-dockerfile.mjs runs these lines:
+#   docker run --rm -e DATABASE_URL -e JWT_SECRET IMAGE node dist/scripts/migrate.js
+#   docker run --rm -i -e DATABASE_URL -e JWT_SECRET IMAGE node dist/scripts/admin-create.js --email ops@example.com --name Operations
+#   docker run --rm -e DATABASE_URL -e JWT_SECRET IMAGE node dist/scripts/audit-verify.js
+#   docker run --rm -e DATABASE_URL -e JWT_SECRET IMAGE node dist/scripts/seed.js --force
+# (-i: admin-create reads the password from a terminal, `-it`, or the first line of a pipe. seed: demo
+# data for a staging system, which then starts only with ALLOW_DEMO_ACCOUNTS=true.) `npm run migrate`,
+# `npm run admin:create -- …`, `npm run audit:verify` and `npm run seed -- --force` work too, npm in front.
 ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
@@ -10,6 +20,9 @@ COPY prisma ./prisma
 COPY patches ./patches
 RUN npm ci --include=dev --no-audit --no-fund
 COPY . .
+# The commit the gateway reports (/healthz, build_info, its start-up line): the build context has no
+# .git, so it comes from here; unset, the image says `unknown`.
+ARG BUILD_COMMIT
 RUN npm run build
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
@@ -25,6 +38,8 @@ COPY src/rest/operations ./src/rest/operations
 # The client SDK's persisted-documents manifest: what TRUSTED_DOCUMENTS=allow|only trusts.
 COPY client/src/gql/persisted-documents.json ./client/src/gql/persisted-documents.json
 COPY --from=build /app/dist ./dist
+# What the npm scripts of the operator commands run first: under NODE_ENV=production it builds nothing.
+COPY scripts/ensure-built.mjs ./scripts/ensure-built.mjs
 RUN mkdir -p data && chown node:node data
 USER node
 ENV PORT=4000 DATA_DIR=/app/data

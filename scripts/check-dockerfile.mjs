@@ -1,12 +1,15 @@
 // CI check of the Dockerfile without a Docker engine: replays its stages as plain processes, so the
 // check cannot drift from the file. Each stage gets a temp directory standing for /app; COPY takes
 // files from the git checkout (tracked files only, as .dockerignore keeps node_modules, dist and
-// data out) or from an earlier stage's directory, ENV is applied, RUN lines run with `sh -c`. Then
-// the runtime stage is checked: no dev dependency installed, compose's migrate command applies the
-// migrations to a fresh PostgreSQL database, the CMD starts, and the HEALTHCHECK command passes
-// (/readyz). Usage: CHECK_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres node scripts/check-dockerfile.mjs
+// data out) or from an earlier stage's directory, ENV and ARG (with the build arguments CI passes)
+// are applied, RUN lines run with `sh -c`. Then the runtime stage is checked: no dev dependency
+// installed, compose's migrate command applies the migrations to a fresh PostgreSQL database, the
+// CMD starts, the HEALTHCHECK command passes (/readyz), /healthz names the build's version and commit,
+// SIGTERM stops it; then the operator commands the Dockerfile documents (`# docker run … IMAGE
+// <command>`) and the npm scripts of two of them run there, and still no dev dependency is installed
+// nor dist/ rebuilt. Usage: CHECK_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres node scripts/check-dockerfile.mjs
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +50,8 @@ function parseDockerfile(text) {
 const execForm = (text) => JSON.parse(text.slice(text.indexOf('[')));
 
 const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+// What CI's `docker build` is given (the Dockerfile's first comment lines).
+const buildArgs = { BUILD_COMMIT: execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim() };
 
 /** COPY from the build context: a file lands in a directory destination (trailing slash, several sources) or at it; a directory's contents go under it. */
 function copyFromContext(sources, destText, dir) {
@@ -84,7 +89,11 @@ for (const stage of stages) {
   console.log(`\n=== stage ${stage.name}`);
   for (const [op, text] of stage.steps) {
     if (op === 'ENV') for (const [, k, v] of text.matchAll(/(\w+)=(\S+)/g)) env[k] = v.startsWith('/app') ? path.join(dir, v.slice(4)) : v;
-    else if (op === 'COPY') {
+    else if (op === 'ARG') {
+      // A stage's ARG is in its RUN lines' environment: the build argument given, else its default.
+      const [name, value] = text.split('=');
+      if ((buildArgs[name] ?? value) !== undefined) env[name] = buildArgs[name] ?? value;
+    } else if (op === 'COPY') {
       const from = /--from=(\S+)/.exec(text)?.[1];
       const parts = text.replace(/--\S+\s+/g, '').split(/\s+/);
       const destText = parts.pop();
@@ -113,10 +122,23 @@ for (const stage of stages) {
   final = { dir, env, cmd, healthcheck };
 }
 
-// Production dependencies only in the final image.
-for (const dev of ['jest', '@swc/jest', '@swc/core', 'eslint', 'supertest', '@graphql-codegen/cli']) {
-  if (existsSync(path.join(final.dir, 'node_modules', dev))) throw new Error(`dev dependency ${dev} is in the runtime image`);
-}
+// Production dependencies only in the final image (checked again after the operator commands ran).
+const noDevDependencies = () => {
+  for (const dev of ['jest', '@swc/jest', '@swc/core', '@swc/cli', 'eslint', 'supertest', '@graphql-codegen/cli']) {
+    if (existsSync(path.join(final.dir, 'node_modules', dev))) throw new Error(`dev dependency ${dev} is in the runtime image`);
+  }
+};
+noDevDependencies();
+const builtAt = statSync(path.join(final.dir, 'dist', 'build-info.json')).mtimeMs;
+
+// The operator commands as the Dockerfile's comments give them: `docker run [options] IMAGE <argv>`
+// (no quoting), `-i` when the command reads standard input (admin-create's password).
+const dockerfileText = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+const operatorCommands = [...dockerfileText.matchAll(/^#\s+docker run (.*?) IMAGE (.+)$/gm)].map(([, options, command]) => ({
+  argv: command.trim().split(/\s+/),
+  stdin: /(^|\s)-i/.test(options),
+}));
+if (operatorCommands.length < 4) throw new Error('the Dockerfile documents fewer than the four operator commands (docker run … IMAGE node dist/scripts/…)');
 
 // The CMD is package.json's start command, node flags included (docs/benchmarks.md, "Memory"): the
 // image, `npm start`, the README's production start line (test/production-path.test.ts) and the
@@ -161,10 +183,31 @@ try {
       await sleep(500);
     }
   }
+  const alive = await (await globalThis.fetch(`http://127.0.0.1:${port}/healthz`)).json();
+  const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  if (alive.version !== version || alive.commit !== buildArgs.BUILD_COMMIT)
+    throw new Error(`/healthz says ${JSON.stringify(alive)}: not version ${version} and commit ${buildArgs.BUILD_COMMIT} (BUILD_COMMIT)`);
   server.kill('SIGTERM');
   const code = await new Promise((resolve) => server.on('exit', resolve));
   if (code !== 0) throw new Error(`the gateway exited ${code} on SIGTERM`);
-  console.log('\nDockerfile check passed: production install, build, migrate, start, ready, SIGTERM exit 0');
+
+  // Then the operator commands, on the migrated database, as documented; and the npm scripts of two
+  // of them, which must not build or install there either.
+  const commands = [...operatorCommands, { argv: ['npm', 'run', 'migrate'] }, { argv: ['npm', 'run', 'audit:verify'] }];
+  for (const { argv, stdin } of commands) {
+    console.log(`--- ${argv.join(' ')}`);
+    const run = spawnSync(argv[0], argv.slice(1), {
+      cwd: final.dir,
+      env,
+      input: stdin ? 'Dockerfile-Check-Passw0rd\n' : undefined,
+      stdio: [stdin ? 'pipe' : 'ignore', 'inherit', 'inherit'],
+    });
+    if (run.status !== 0) throw new Error(`${argv.join(' ')}: exit status ${run.status}`);
+  }
+  noDevDependencies();
+  if (statSync(path.join(final.dir, 'dist', 'build-info.json')).mtimeMs !== builtAt) throw new Error('an operator command rebuilt dist/ in the runtime image');
+  console.log(`\nDockerfile check passed: production install, build, migrate, start, ready (/healthz: ${version}, ${alive.commit}), SIGTERM exit 0`);
+  console.log(`and on the production dependencies, nothing rebuilt: ${commands.map(({ argv }) => argv.join(' ')).join('; ')}`);
 } finally {
   if (server && server.exitCode === null) server.kill('SIGKILL');
   await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
