@@ -282,7 +282,7 @@ describe('JSON bodies on /graphql', () => {
         if (err.code === 'EPIPE' || err.code === 'ECONNRESET') return { status: 413, body: '' };
         throw err;
       });
-      expect(healthDuringFlood).toEqual({ status: 200, body: { status: 'ok' } });
+      expect(healthDuringFlood).toEqual({ status: 200, body: expect.objectContaining({ status: 'ok' }) });
       return result;
     } finally {
       await new Promise((resolve) => server.close(resolve));
