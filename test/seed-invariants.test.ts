@@ -4,15 +4,26 @@ import { Client } from 'pg';
 import { openDatabase, type Database } from '../src/db/database';
 import { applyMigrations } from '../src/db/migrate';
 import { seedDemoData, type SeedOptions } from '../src/db/seed';
+import { HORIZON } from '../src/db/seed/time';
+import { distributionName } from '../src/domain/distribution-rules';
 import type { PrismaClient } from '../src/generated/prisma/client';
+import { DistributionCadence, DistributionStatus, DistributionType } from '../src/generated/prisma/enums';
 import { startTestGateway, type TestGateway } from './support/harness';
 import { TEMPLATE_INFO_ENV, TEST_SEED, clonePrefix, withDatabase, type TemplateInfo } from './support/template';
 
 /**
- * The demo data obeys the services' money rules, checked with SQL aggregates (independently of the
- * TypeScript that produced it): on this run's template (TEST_SEED) and on a fresh database seeded
- * with another seed and size; and a seed number always gives the same data.
+ * The demo data obeys the services' money rules and schedules its distributions as they would be,
+ * checked with SQL aggregates (independently of the TypeScript that produced it): on this run's
+ * template (TEST_SEED) and on a fresh database seeded with another seed and size; and a seed number
+ * always gives the same data.
  */
+
+/** The name of every (cadence, profit kind), as the service writes it: SQL rows (cadence, type, name). */
+const NAMES = Object.values(DistributionCadence)
+  .flatMap((cadence) => Object.values(DistributionType).map((kind) => `('${cadence}', '${kind}', '${distributionName(cadence, kind)}')`))
+  .join(', ');
+/** The demo data's end of time (an instant at 00:00 UTC, so also a date). */
+const horizon = new Date(HORIZON).toISOString();
 
 /** Every row of a check query is a violation; each check names what it found. */
 const CHECKS: Record<string, string> = {
@@ -66,6 +77,25 @@ const CHECKS: Record<string, string> = {
          paid AS (SELECT investor_id, source::text AS kind, SUM(amount) AS amount FROM payouts GROUP BY 1, 2
                   UNION ALL SELECT investor_id, 'PAYOUT', SUM(amount) FROM payouts WHERE status = 'PAID' GROUP BY 1)
     SELECT investor_id, kind FROM ledger FULL JOIN paid USING (investor_id, kind) WHERE ledger.amount IS DISTINCT FROM paid.amount`,
+  "a distribution is its declaration's cadence and schedule, scheduled from the day declared, paid (only when DISTRIBUTED) on that day or later": `
+    SELECT x.id FROM distributions x JOIN distribution_declarations d ON d.id = x.declaration_id
+    WHERE x.cadence <> d.cadence OR x.scheduled_for <> d.scheduled_for OR x.distributed_at IS DISTINCT FROM d.distributed_at
+       OR x.scheduled_for < (x.created_at AT TIME ZONE 'UTC')::date OR d.scheduled_for < (d.created_at AT TIME ZONE 'UTC')::date
+       OR (x.distributed_at IS NOT NULL) <> (x.status = 'DISTRIBUTED')
+       OR (x.distributed_at AT TIME ZONE 'UTC')::date < x.scheduled_for`,
+  'no distribution is declared, scheduled or paid after the horizon': `
+    SELECT id FROM distributions WHERE created_at > '${horizon}' OR scheduled_for > '${horizon}'::date OR distributed_at > '${horizon}'`,
+  "a paid distribution's ledger row and notification are named as the service names them": `
+    WITH names (cadence, type, name) AS (VALUES ${NAMES})
+    SELECT 'transaction ' || t.id FROM transactions t JOIN distributions x ON x.id = t.distribution_id JOIN units u ON u.id = x.unit_id
+      LEFT JOIN names n ON n.cadence = x.cadence::text AND n.type = x.type::text
+    WHERE t.type = 'DISTRIBUTION' AND t.description IS DISTINCT FROM n.name || ' ' || x.period || ' · ' || u.name
+    UNION ALL
+    SELECT 'notification ' || nt.id FROM notifications nt LEFT JOIN distributions x ON x.id = (nt.data->>'distributionId')::int
+      LEFT JOIN payouts p ON p.distribution_id = x.id LEFT JOIN names n ON n.cadence = x.cadence::text AND n.type = x.type::text
+    WHERE nt.type = 'DISTRIBUTION_DISTRIBUTED'
+      AND (nt.title IS DISTINCT FROM n.name || ' paid'
+           OR nt.data IS DISTINCT FROM jsonb_build_object('distributionId', x.id, 'payoutId', p.id, 'unitId', x.unit_id, 'period', x.period, 'cadence', x.cadence))`,
 };
 
 async function violations(prisma: PrismaClient): Promise<Record<string, unknown[]>> {
@@ -142,8 +172,21 @@ describe('seeded data', () => {
              (SELECT count(*)::int FROM distribution_declarations WHERE status = 'DISTRIBUTED') AS distributed,
              (SELECT count(*)::int FROM distribution_declarations WHERE status = 'PENDING') AS pending_declarations,
              (SELECT count(*)::int FROM units WHERE status = 'FUNDED') AS funded,
-             (SELECT count(*)::int FROM investment_requests WHERE status = 'PENDING') AS pending_investments`);
+             (SELECT count(*)::int FROM investment_requests WHERE status = 'PENDING') AS pending_investments,
+             (SELECT count(*)::int FROM notifications WHERE type = 'DISTRIBUTION_DISTRIBUTED') AS paid_notifications`);
     for (const [kind, n] of Object.entries(counts)) expect([kind, n > 0]).toEqual([kind, true]);
+  });
+
+  it('pays on every cadence, in every status, and has distributions of every regular cadence waiting for approval', async () => {
+    for (const prisma of [t.db.prisma, fresh.db.prisma]) {
+      const rows = await prisma.$queryRawUnsafe<{ cadence: DistributionCadence; status: DistributionStatus }[]>(
+        `SELECT DISTINCT cadence::text AS cadence, status::text AS status FROM distributions`,
+      );
+      expect(new Set(rows.map((r) => r.cadence))).toEqual(new Set(Object.values(DistributionCadence)));
+      expect(new Set(rows.map((r) => r.status))).toEqual(new Set(Object.values(DistributionStatus)));
+      const pending = rows.filter((r) => r.status === DistributionStatus.PENDING).map((r) => r.cadence);
+      expect(pending).toEqual(expect.arrayContaining(Object.values(DistributionCadence).filter((c) => c !== DistributionCadence.SPECIAL)));
+    }
   });
 
   it('is the same data for the same seed, and other data for another seed', async () => {

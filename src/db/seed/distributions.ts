@@ -1,35 +1,101 @@
 import type { Prisma } from '../../generated/prisma/client';
-import { DistributionStatus, DistributionType, NotificationType, PayoutSource, PayoutStatus, TransactionType } from '../../generated/prisma/enums';
+import {
+  DistributionCadence,
+  DistributionStatus,
+  DistributionType,
+  NotificationType,
+  PayoutSource,
+  PayoutStatus,
+  TransactionType,
+} from '../../generated/prisma/enums';
+import { distributionName } from '../../domain/distribution-rules';
 import { cents, sum } from '../../domain/money';
 import { fanOut, isPayable } from '../../domain/money-rules';
 import type { Columns, Row } from './bulk';
 import { HUNDRED, ZERO, money, pct6, pctAt, valueAt } from './holdings';
 import type { Ids, PDeclaration, PNotification, Planner, PUnit } from './plan';
-import { DAY, HOUR, LAST_PERIOD, MINUTE, d, iso, quarterEnd } from './time';
-import { DIST_TYPE_LABEL } from './words';
+import { DAY, HOUR, LAST_PERIOD, MINUTE, d, iso, isoDay, quarterEnd } from './time';
 
-/** Distributions: a declaration per unit and quarter, fanned out to the holders of record with their payouts. */
+/**
+ * Distributions: each unit declares its profit on its category's cadence (now and then interest with
+ * it, or a one-off capital gain), fanned out to the holders of record with their payouts.
+ */
 
-/** Every open unit's declarations, quarter by quarter up to LAST_PERIOD (the latest still under review). */
+/** The months a declaration pays for: `months` of them, up to `end` (the 1st of the next month, 00:00 UTC). */
+interface Span {
+  months: number;
+  end: number;
+}
+
+/** The categories whose income follows the seasons: a factor per calendar quarter. */
+const SEASONAL: Record<string, readonly number[]> = {
+  Hospitality: [0.8, 1.05, 1.35, 0.85],
+  'Renewable Energy': [0.75, 1.2, 1.25, 0.8],
+};
+
+/**
+ * What a unit declares for a quarter, by its cadence: MONTHLY each of its months, QUARTERLY the
+ * quarter, SEMI_ANNUAL and ANNUAL the half-year or year the quarter closes. A unit's year ends in
+ * December, or in September for every other one (fiscal years differ): so the latest quarter, still
+ * under review, holds declarations of every cadence.
+ */
+function spansOf(unit: PUnit, year: number, quarter: number): Span[] {
+  const end = quarterEnd(year, quarter);
+  const yearEnd = unit.index % 2 === 0 ? 4 : 3;
+  switch (unit.category.def.cadence) {
+    case DistributionCadence.MONTHLY:
+      return [1, 2, 3].map((m) => ({ months: 1, end: Date.UTC(year, (quarter - 1) * 3 + m, 1) }));
+    case DistributionCadence.SEMI_ANNUAL:
+      return quarter % 2 === yearEnd % 2 ? [{ months: 6, end }] : [];
+    case DistributionCadence.ANNUAL:
+      return quarter === yearEnd ? [{ months: 12, end }] : [];
+    default:
+      return [{ months: 3, end }];
+  }
+}
+
+/** The unit's seasonal factor averaged over the `months` before `end`. */
+function seasonalOver(unit: PUnit, end: number, months: number): number {
+  const factors = SEASONAL[unit.category.def.name];
+  if (!factors) return 1;
+  const last = new Date(end - DAY).getUTCMonth();
+  let total = 0;
+  for (let i = 0; i < months; i++) total += factors[Math.floor(((last - i + 12) % 12) / 3)];
+  return total / months;
+}
+
+/**
+ * Every open unit's declarations, quarter by quarter up to LAST_PERIOD, each scheduled for the 15th
+ * of the month after its months. Those for the months up to LAST_PERIOD's end are still under review;
+ * the others were paid on their scheduled day (a few cancelled instead).
+ */
 export function planDeclarations(p: Planner, openUnits: PUnit[]): { declarations: PDeclaration[]; distributionCount: number; distributedCount: number } {
   const { rng, ids, tl } = p;
   const declarations: PDeclaration[] = [];
-  const distributedAtOf = (year: number, quarter: number) => Date.UTC(year, quarter * 3, 15, 10);
+  const reviewedFrom = quarterEnd(LAST_PERIOD.year, LAST_PERIOD.quarter);
+  const reviewed = new Map<DistributionCadence, number>();
   let distributionCount = 0;
   let distributedCount = 0;
   for (let year = tl.firstYear; year <= LAST_PERIOD.year; year++) {
     for (let quarter = 1; quarter <= 4; quarter++) {
       if (year === LAST_PERIOD.year && quarter > LAST_PERIOD.quarter) break;
       const end = quarterEnd(year, quarter);
-      const latest = year === LAST_PERIOD.year && quarter === LAST_PERIOD.quarter;
       for (const unit of openUnits) {
-        if (unit.listedAt >= end) continue;
-        const created0 = end + 3 * DAY + 8 * HOUR + unit.index * 37 * MINUTE + rng.int(0, 30) * MINUTE;
-        const types: DistributionType[] = [unit.category.def.mainType];
-        if (rng.chance(0.04)) types.push(DistributionType.INTEREST);
-        if (rng.chance(0.03)) types.push(DistributionType.CAPITAL_GAIN);
-        types.forEach((type, ti) => {
-          const createdAt = created0 + ti * 2 * HOUR + ti * 7 * MINUTE;
+        const def = unit.category.def;
+        const spans = spansOf(unit, year, quarter);
+        const planned = spans.map((span) => ({ span, type: def.mainType, cadence: def.cadence }));
+        // Now and then interest on the unit's cash, paid with its last declaration of the quarter,
+        // and a one-off capital gain.
+        const interest = rng.chance(0.04);
+        if (interest && spans.length > 0) planned.push({ span: spans[spans.length - 1], type: DistributionType.INTEREST, cadence: def.cadence });
+        if (rng.chance(0.03)) planned.push({ span: { months: 3, end }, type: DistributionType.CAPITAL_GAIN, cadence: DistributionCadence.SPECIAL });
+        planned.forEach(({ span, type, cadence }, i) => {
+          if (unit.listedAt >= span.end) return;
+          // A few days after the months it pays for: the units take turns through the day (by index,
+          // each set of 40 alike, so that a large data set still declares within days), a unit's
+          // declarations of one day two hours apart.
+          const sameDay = planned.slice(0, i).filter((x) => x.span.end === span.end).length;
+          const createdAt = span.end + 3 * DAY + 8 * HOUR + (unit.index % 40) * 37 * MINUTE + sameDay * (2 * HOUR + 7 * MINUTE) + rng.int(0, 30) * MINUTE;
           const holders: PDeclaration['holders'] = [];
           for (const h of unit.holdings) {
             const pct = pctAt(h, createdAt);
@@ -37,30 +103,34 @@ export function planDeclarations(p: Planner, openUnits: PUnit[]): { declarations
           }
           if (holders.length === 0) return;
           const value = valueAt(unit, createdAt);
+          // Profit of the months it pays for, those since the unit was listed (a year's first
+          // declaration may cover a few of its months only).
+          const months = Math.min(span.months, Math.ceil((span.end - unit.listedAt) / (30.5 * DAY)));
           let factor: number;
-          if (type === DistributionType.INTEREST) factor = rng.float(0.0008, 0.002);
+          if (type === DistributionType.INTEREST) factor = rng.float(0.0008, 0.002) * (months / 3);
           else if (type === DistributionType.CAPITAL_GAIN) factor = rng.float(0.01, 0.03);
-          else {
-            const seasonal =
-              unit.category.def.name === 'Hospitality'
-                ? [0.8, 1.05, 1.35, 0.85][quarter - 1]
-                : unit.category.def.name === 'Renewable Energy'
-                  ? [0.75, 1.2, 1.25, 0.8][quarter - 1]
-                  : 1;
-            factor = (unit.expectedReturn.toNumber() / 100 / 4) * rng.float(0.85, 1.1) * seasonal;
-          }
+          else factor = (unit.expectedReturn.toNumber() / 100 / 12) * months * rng.float(0.85, 1.1) * seasonalOver(unit, span.end, months);
           const gross = cents(value.times(factor.toFixed(8)));
           let status: DistributionStatus;
-          if (latest) status = rng.weighted([DistributionStatus.PENDING, DistributionStatus.APPROVED, DistributionStatus.CANCELLED], [0.47, 0.48, 0.05]);
-          else status = rng.chance(0.03) ? DistributionStatus.CANCELLED : DistributionStatus.DISTRIBUTED;
+          if (span.end >= reviewedFrom) {
+            // Under review: a cadence's first one waiting (so every cadence has some), then
+            // alternately approved and waiting, every twentieth cancelled.
+            const k = reviewed.get(cadence) ?? 0;
+            reviewed.set(cadence, k + 1);
+            status = k % 20 === 19 ? DistributionStatus.CANCELLED : k % 2 === 0 ? DistributionStatus.PENDING : DistributionStatus.APPROVED;
+          } else status = rng.chance(0.03) ? DistributionStatus.CANCELLED : DistributionStatus.DISTRIBUTED;
+          const scheduledFor = span.end + 14 * DAY;
           const approvedAt = status === DistributionStatus.APPROVED || status === DistributionStatus.DISTRIBUTED ? createdAt + rng.int(40, 100) * HOUR : null;
-          const distributedAt = status === DistributionStatus.DISTRIBUTED ? distributedAtOf(year, quarter) : null;
+          // Paid by the payment run of its scheduled day.
+          const distributedAt = status === DistributionStatus.DISTRIBUTED ? scheduledFor + 10 * HOUR : null;
           const updatedAt = distributedAt ?? approvedAt ?? (status === DistributionStatus.CANCELLED ? createdAt + rng.int(20, 70) * HOUR : createdAt);
           declarations.push({
             id: 0,
             unit,
             period: `${year}-Q${quarter}`,
             type,
+            cadence,
+            scheduledFor,
             gross,
             status,
             createdAt,
@@ -95,6 +165,8 @@ export const DISTRIBUTION_COLUMNS: Columns = [
   ['unit_id', 'int'],
   ['period', 'text'],
   ['type', '"DistributionType"'],
+  ['cadence', '"DistributionCadence"'],
+  ['scheduled_for', 'date'],
   ['ownership_percentage', 'numeric'],
   ['gross_amount', 'numeric'],
   ['fees', 'numeric'],
@@ -143,7 +215,8 @@ export interface FanOutRows {
 
 /**
  * One declaration's rows: a distribution per holder (fanOut's split); when distributed, its PAID
- * payout and the DISTRIBUTION and PAYOUT ledger rows, and the holder's last two "paid" notifications.
+ * payout and the DISTRIBUTION and PAYOUT ledger rows, and the holder's last two "paid" notifications,
+ * worded as DistributionService.distribute words them.
  */
 export function fanOutDeclaration(dcl: PDeclaration, ids: Ids, adminId: number, rows: FanOutRows, lastPaid: Map<number, PNotification[]>): void {
   const unit = dcl.unit;
@@ -155,7 +228,8 @@ export function fanOutDeclaration(dcl: PDeclaration, ids: Ids, adminId: number, 
     dcl.holders.map((x) => x.pct),
     HUNDRED.minus(dcl.heldPct),
   );
-  const label = `${DIST_TYPE_LABEL[dcl.type]} ${dcl.period}`;
+  const name = distributionName(dcl.cadence, dcl.type);
+  const scheduledFor = isoDay(dcl.scheduledFor);
   const distributedAt = dcl.distributedAt ? iso(dcl.distributedAt) : null;
   dcl.holders.forEach(({ holding, pct }, i) => {
     const { gross, fee, net: netI } = split.shares[i];
@@ -168,6 +242,8 @@ export function fanOutDeclaration(dcl: PDeclaration, ids: Ids, adminId: number, 
       unit_id: unit.id,
       period: dcl.period,
       type: dcl.type,
+      cadence: dcl.cadence,
+      scheduled_for: scheduledFor,
       ownership_percentage: pct6(pct),
       gross_amount: money(gross),
       fees: money(fee),
@@ -196,7 +272,7 @@ export function fanOutDeclaration(dcl: PDeclaration, ids: Ids, adminId: number, 
       });
       // The distribution's ledger row, then (paid at once, as payPayout writes it) the PAYOUT row.
       for (const [type, description] of [
-        [TransactionType.DISTRIBUTION, `${label} · ${unit.name}`],
+        [TransactionType.DISTRIBUTION, `${name} ${dcl.period} · ${unit.name}`],
         [TransactionType.PAYOUT, `Payout ${reference} · ${unit.name}`],
       ] as const) {
         rows.transactions.push({
@@ -219,9 +295,9 @@ export function fanOutDeclaration(dcl: PDeclaration, ids: Ids, adminId: number, 
       list.push({
         at: dcl.distributedAt + 30 * MINUTE + (id % 600) * 1000,
         type: NotificationType.DISTRIBUTION_DISTRIBUTED,
-        title: `${DIST_TYPE_LABEL[dcl.type]} paid`,
+        title: `${name} paid`,
         body: `${money(netI)} from ${unit.name} for ${dcl.period} has been paid out.`,
-        data: { distributionId: id, payoutId, unitId: unit.id, period: dcl.period },
+        data: { distributionId: id, payoutId, unitId: unit.id, period: dcl.period, cadence: dcl.cadence },
       });
       if (list.length > 2) list.shift();
       lastPaid.set(userId, list);
@@ -232,6 +308,8 @@ export function fanOutDeclaration(dcl: PDeclaration, ids: Ids, adminId: number, 
     unitId: unit.id,
     period: dcl.period,
     type: dcl.type,
+    cadence: dcl.cadence,
+    scheduledFor,
     grossAmount: money(dcl.gross),
     feeRate: pct6(feeRate),
     fees: money(split.fees),

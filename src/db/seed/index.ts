@@ -37,6 +37,9 @@ import { tableBases, writePlan, type Db, type Progress, type SeedSummary } from 
  *   with its PAYOUT transaction, as is every payout of a DISTRIBUTED declaration.
  * - Distributions use the holders of record when the declaration was created; the unsold share at
  *   that moment (100 − Σ holders) is the declaration's retainedAmount.
+ * - A unit pays on its category's cadence (words.ts), now and then with a SPECIAL one-off capital
+ *   gain; each declaration is scheduled for the 15th of the month after the months it pays for, and
+ *   was paid at 10:00 UTC that day unless it is for LAST_PERIOD's last months (still under review).
  * - Transactions carry positive amounts; the type gives the direction.
  */
 

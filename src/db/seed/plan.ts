@@ -1,6 +1,6 @@
 import type { Faker } from '@faker-js/faker';
 import type { Prisma } from '../../generated/prisma/client';
-import type { DistributionStatus, DistributionType, NotificationType, Role, UnitStatus } from '../../generated/prisma/enums';
+import type { DistributionCadence, DistributionStatus, DistributionType, NotificationType, Role, UnitStatus } from '../../generated/prisma/enums';
 import type { Decimal } from '../../domain/money';
 import type { Random, RandomStream } from './random';
 import type { Timeline } from './time';
@@ -114,6 +114,9 @@ export interface PDeclaration {
   unit: PUnit;
   period: string;
   type: DistributionType;
+  cadence: DistributionCadence;
+  /** The day it is (or was) to be paid, at 00:00 UTC. */
+  scheduledFor: number;
   gross: Decimal;
   status: DistributionStatus;
   createdAt: number;

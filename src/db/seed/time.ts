@@ -17,4 +17,6 @@ export const LONG_TIMELINE: Timeline = { start: Date.UTC(2014, 8, 1), firstYear:
 
 export const d = (ms: number) => new Date(ms);
 export const iso = (ms: number) => new Date(ms).toISOString();
+/** A date column's value: the UTC day of `ms`, "2026-10-15". */
+export const isoDay = (ms: number) => iso(ms).slice(0, 10);
 export const quarterEnd = (year: number, quarter: number) => Date.UTC(year, quarter * 3, 1);

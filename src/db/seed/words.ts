@@ -1,7 +1,7 @@
-import { DistributionType, LegalTextKind } from '../../generated/prisma/enums';
+import { DistributionCadence, DistributionType, LegalTextKind } from '../../generated/prisma/enums';
 import type { Random } from './random';
 
-/** The seed's words: places, category kinds and names, the app's option lists, legal texts, labels. */
+/** The seed's words: places, category kinds and names, the app's option lists, legal texts. */
 
 export interface City {
   city: string;
@@ -65,6 +65,8 @@ export interface CategoryDef {
   values: number[];
   returns: [number, number];
   mainType: DistributionType;
+  /** How often its units pay (SPECIAL is no unit's cadence: a one-off besides it). */
+  cadence: DistributionCadence;
 }
 
 // Values are 2^a·5^b multiples so that round amounts map to exact 6-decimal percentages.
@@ -87,6 +89,7 @@ export const CATEGORIES: CategoryDef[] = [
     values: [...V.s, ...V.m.slice(0, 3)],
     returns: [4.5, 6.5],
     mainType: DistributionType.RENTAL_INCOME,
+    cadence: DistributionCadence.MONTHLY,
   },
   {
     name: 'Commercial',
@@ -100,6 +103,7 @@ export const CATEGORIES: CategoryDef[] = [
     values: [...V.m, ...V.l.slice(0, 4)],
     returns: [6, 8],
     mainType: DistributionType.RENTAL_INCOME,
+    cadence: DistributionCadence.QUARTERLY,
   },
   {
     name: 'Hospitality',
@@ -113,6 +117,7 @@ export const CATEGORIES: CategoryDef[] = [
     values: [...V.s.slice(3), ...V.m, ...V.l.slice(0, 3)],
     returns: [7, 10],
     mainType: DistributionType.RENTAL_INCOME,
+    cadence: DistributionCadence.QUARTERLY,
   },
   {
     name: 'Logistics',
@@ -126,6 +131,7 @@ export const CATEGORIES: CategoryDef[] = [
     values: [...V.m.slice(2), ...V.l],
     returns: [5.5, 7.5],
     mainType: DistributionType.RENTAL_INCOME,
+    cadence: DistributionCadence.QUARTERLY,
   },
   {
     name: 'Farmland',
@@ -139,6 +145,7 @@ export const CATEGORIES: CategoryDef[] = [
     values: [...V.s, ...V.m.slice(0, 4)],
     returns: [3.5, 5.5],
     mainType: DistributionType.RENTAL_INCOME,
+    cadence: DistributionCadence.ANNUAL,
   },
   {
     name: 'Renewable Energy',
@@ -152,6 +159,7 @@ export const CATEGORIES: CategoryDef[] = [
     values: [...V.m.slice(1), ...V.l],
     returns: [7, 9.5],
     mainType: DistributionType.DIVIDEND,
+    cadence: DistributionCadence.SEMI_ANNUAL,
   },
   {
     name: 'Student Housing',
@@ -165,6 +173,7 @@ export const CATEGORIES: CategoryDef[] = [
     values: [...V.s.slice(3), ...V.m],
     returns: [6, 8],
     mainType: DistributionType.RENTAL_INCOME,
+    cadence: DistributionCadence.SEMI_ANNUAL,
   },
   {
     name: 'Healthcare',
@@ -178,6 +187,7 @@ export const CATEGORIES: CategoryDef[] = [
     values: [...V.m, ...V.l.slice(0, 3)],
     returns: [5.5, 7],
     mainType: DistributionType.RENTAL_INCOME,
+    cadence: DistributionCadence.QUARTERLY,
   },
 ];
 
@@ -216,10 +226,3 @@ export const LEGAL_TEXTS: { kind: LegalTextKind; title: string; paragraphs: stri
     ],
   },
 ];
-
-export const DIST_TYPE_LABEL: Record<DistributionType, string> = {
-  RENTAL_INCOME: 'Rental income',
-  CAPITAL_GAIN: 'Capital gain',
-  DIVIDEND: 'Dividend',
-  INTEREST: 'Interest',
-};
