@@ -43,3 +43,32 @@ describe('schema descriptions', () => {
     expect(told).toEqual(expect.arrayContaining(['createInvestmentRequest', 'createWithdrawalRequest', 'markPayoutPaid']));
   });
 });
+
+describe('deprecations', () => {
+  /** Every deprecated field, argument, input field and enum value, with its reason. */
+  function deprecated(schema: GraphQLSchema): [string, string][] {
+    const found: [string, string][] = [];
+    const note = (coordinate: string, reason: string | null | undefined) => reason != null && found.push([coordinate, reason]);
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (isIntrospectionType(type)) continue;
+      if (isObjectType(type) || isInterfaceType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          note(`${type.name}.${field.name}`, field.deprecationReason);
+          for (const arg of field.args) note(`${type.name}.${field.name}(${arg.name}:)`, arg.deprecationReason);
+        }
+      } else if (isInputObjectType(type)) {
+        for (const field of Object.values(type.getFields())) note(`${type.name}.${field.name}`, field.deprecationReason);
+      } else if (isEnumType(type)) {
+        for (const value of type.getValues()) note(`${type.name}.${value.name}`, value.deprecationReason);
+      }
+    }
+    return found;
+  }
+
+  it('name the replacement and the earliest release that may remove them (docs/api.md, "Schema evolution")', async () => {
+    const reasons = deprecated(await buildGatewaySchema());
+    expect(reasons.length).toBeGreaterThan(0);
+    const vague = reasons.filter(([, reason]) => !/^Use \S.*Removal no earlier than \d+\.\d+\.\d+\.$/.test(reason));
+    expect(vague).toEqual([]);
+  });
+});

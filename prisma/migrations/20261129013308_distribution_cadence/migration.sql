@@ -7,7 +7,7 @@
 -- CreateEnum
 CREATE TYPE "DistributionCadence" AS ENUM ('MONTHLY', 'QUARTERLY', 'SEMI_ANNUAL', 'ANNUAL', 'SPECIAL');
 
--- Writers of distributions wait until this migration commits (readers wait out the ALTERs): the
+-- Writers of distributions wait until this migration commits (and readers, from its first ALTER): the
 -- backfill and the counts rebuilt below are exact.
 LOCK TABLE "distribution_declarations", "distributions" IN SHARE MODE;
 
