@@ -35,10 +35,22 @@ describe('REST input → GraphQL variables', () => {
       unread: true,
       unreadFirst: false,
     });
-    expect(coercer('Distributions')({ filter: { status: 'distributed', unitId: '7' } }, 'text')).toEqual({
+    expect(coercer('Payouts')({ filter: { status: 'paid', unitId: '7' } }, 'text')).toEqual({
       page: null,
       perPage: null,
-      filter: { status: 'DISTRIBUTED', unitId: 7 },
+      filter: { status: 'PAID', unitId: 7 },
+    });
+    // A route whose operation spells its filter out takes each query parameter as a variable.
+    expect(coercer('Distributions')({ status: 'distributed', type: 'Semi_Annual', unitId: '7' }, 'text')).toEqual({
+      page: null,
+      perPage: null,
+      status: 'DISTRIBUTED',
+      type: 'SEMI_ANNUAL',
+      unitId: 7,
+      period: null,
+      from: null,
+      to: null,
+      investorId: null,
     });
     expect(coercer('Units')({ filter: { minInvestmentFrom: '1000.50' } }, 'text')).toEqual({
       page: null,
@@ -64,7 +76,8 @@ describe('REST input → GraphQL variables', () => {
 
   it('reports required fields, unknown enum values, and numbers out of range', () => {
     expect(fieldErrors(() => coercer('Login')({ email: '', password: 'x' }, 'json'))).toEqual({ email: ['The email field is required.'] });
-    expect(fieldErrors(() => coercer('Distributions')({ filter: { status: 'paid' } }, 'text'))).toEqual({ status: ['The selected status is invalid.'] });
+    expect(fieldErrors(() => coercer('Payouts')({ filter: { status: 'settled' } }, 'text'))).toEqual({ status: ['The selected status is invalid.'] });
+    expect(fieldErrors(() => coercer('Distributions')({ type: 'dividend' }, 'text'))).toEqual({ type: ['The selected type is invalid.'] });
     expect(fieldErrors(() => coercer('Distributions')({ page: '99999999999' }, 'text'))).toEqual({ page: ['The page field must be an integer.'] });
     expect(fieldErrors(() => coercer('CreateInvestmentRequest')({ input: { unit_id: 1, amount: 1.1234567 } }, 'json'))).toEqual({
       amount: ['The amount field must be a number with at most 6 decimal places.'],
