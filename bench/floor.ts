@@ -29,8 +29,9 @@ const SESSION_SQL = `
   WHERE s.id = $1`;
 // Amounts as text so that no digit is lost on the way; turned into JSON numbers below.
 const LIST_SQL = `
-  SELECT d.id, d.unit_id, u.name AS unit_name, d.period, d.type::text AS type, d.gross_amount::text AS gross_amount,
-         d.net_amount::text AS net_amount, d.fees::text AS fees, d.status::text AS status, d.distributed_at, d.created_at
+  SELECT d.id, d.unit_id, u.name AS unit_name, d.period, d.cadence::text AS type, d.gross_amount::text AS gross_amount,
+         d.net_amount::text AS net_amount, d.fees::text AS fees, d.status::text AS status,
+         COALESCE(d.distributed_at, d.scheduled_for::timestamp AT TIME ZONE 'UTC') AS distributed_at, d.created_at
   FROM distributions d JOIN units u ON u.id = d.unit_id
   WHERE d.investor_id = $1
   ORDER BY d.created_at DESC, d.id DESC
@@ -55,7 +56,7 @@ interface DistributionRow {
   net_amount: string;
   fees: string;
   status: string;
-  distributed_at: Date | null;
+  distributed_at: Date;
   created_at: Date;
 }
 
@@ -92,7 +93,7 @@ function paginated(rows: DistributionRow[], total: number, path: string) {
     net_amount: amount(r.net_amount),
     fees: amount(r.fees),
     status: r.status.toLowerCase(),
-    distributed_at: r.distributed_at ? timestamp(r.distributed_at) : null,
+    distributed_at: timestamp(r.distributed_at),
     created_at: timestamp(r.created_at),
   }));
   const links = [
