@@ -37,6 +37,9 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
+/** Every code of the gateway's own errors; docs/api.md "Error codes" is checked against this table. */
+export const ERROR_CODES = Object.keys(HTTP_STATUS) as ErrorCode[];
+
 export function httpStatus(code: ErrorCode): number {
   return HTTP_STATUS[code];
 }
