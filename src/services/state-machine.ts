@@ -49,10 +49,13 @@ export const UNIT: Machine<UnitStatus> = {
   next: { DRAFT: ['AVAILABLE'], AVAILABLE: ['FUNDED', 'CLOSED'], FUNDED: ['AVAILABLE', 'CLOSED'], CLOSED: [] },
 };
 
-/** ACTIVE ↔ CANCELLED: joining again reactivates the investor's one row per category. */
+/**
+ * CANCELLED → ACTIVE only: joining again reactivates the investor's one row per category. No mutation
+ * or route cancels a membership, so ACTIVE has no way out (CANCELLED rows come from existing data).
+ */
 export const MEMBERSHIP: Machine<MembershipStatus> = {
   name: 'category membership',
-  next: { ACTIVE: ['CANCELLED'], CANCELLED: ['ACTIVE'] },
+  next: { ACTIVE: [], CANCELLED: ['ACTIVE'] },
 };
 
 /** Throws 409 CONFLICT unless `from → to` is in the machine. */
