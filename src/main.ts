@@ -62,7 +62,7 @@ async function start(config: Config, logger: Logger): Promise<void> {
   logger.info(
     { port, role: config.role, version: BUILD_INFO.version, commit: BUILD_INFO.commit, node: BUILD_INFO.nodeVersion },
     config.role === 'worker'
-      ? `listening on http://localhost:${port} (worker: /healthz, /readyz only)`
+      ? `listening on http://localhost:${port} (worker: /healthz, /readyz, /metrics only)`
       : `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1)`,
   );
   const { metricsServer } = gateway;
