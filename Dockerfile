@@ -31,7 +31,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY patches ./patches
 # No install scripts: the Prisma client is already generated and compiled into dist/. The dependency
-# patches (patches/, docs/benchmarks.md "Fifth pass") are applied by hand instead.
+# patches (patches/, docs/benchmarks.md "Garbage that dies young") are applied by hand instead.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npx --no -- patch-package --error-on-fail && npm cache clean --force
 COPY prisma ./prisma
 COPY src/rest/operations ./src/rest/operations

@@ -560,7 +560,7 @@ const SETTLE_SLICE_SECONDS = 5;
 /**
  * `seconds` of the target's load before its first measurement, in 5 s slices. A fresh gateway keeps
  * optimising for ~20 s of load (888 functions optimised in the 10 s after a 3 s warm-up, 136 in the
- * next 10 s, ~70 in each later 10 s; docs/benchmarks.md, "Seventh pass"), so a 2 s warm-up measured
+ * next 10 s, ~70 in each later 10 s; docs/benchmarks.md, "A new process warms up"), so a 2 s warm-up measured
  * it half cold. Every list target gets the same settle, and its slices are reported: they are what
  * a freshly started process costs.
  */

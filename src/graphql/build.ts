@@ -58,7 +58,7 @@ export async function buildGatewaySchema(): Promise<GraphQLSchema> {
   });
   // Root fields only, wrapped here rather than as a type-graphql global middleware: that one runs
   // on every field of every item (an async call and two promises each), which cost a list request
-  // about a tenth of its CPU (docs/benchmarks.md, "Profile").
+  // about a tenth of its CPU (docs/benchmarks.md, "Code that exists for speed").
   for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) field.resolve = withOrigin(field.resolve ?? defaultFieldResolver);
   // A mutation reads what it wrote: its payload's fields too read the primary (DATABASE_READ_URLS).
   for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {

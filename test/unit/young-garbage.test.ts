@@ -8,7 +8,7 @@ import { fixedDocuments, fixedDocumentsExecutor } from '../../src/graphql/compil
 import type { Context } from '../../src/http/context';
 
 /**
- * What a request allocates dies young (docs/benchmarks.md, "Fifth pass"). Two dependencies built an
+ * What a request allocates dies young (docs/benchmarks.md, "Garbage that dies young"). Two dependencies built an
  * object literal with a getter per call — Prisma's PrismaPromise (`get spec()`) and Apollo's gateway
  * request context (`get status()` / `set status()`) — and V8 keeps such an object's accessor closure
  * reachable from the old generation, so a scavenge could not free what the closure saw: every Prisma
