@@ -1,5 +1,5 @@
 /**
- * The issue's benchmark: how much does the gateway cost on its busiest read and its money writes?
+ * The benchmark (docs/benchmarks.md): how much does the gateway cost on its busiest read and its money writes?
  *
  *   npm run bench -- [--database-url URL] [--distributions N] [--duration S] [--connections C,C] [--warmup S] [--settle S] [--reseed] [--scale]
  *   npm run bench -- --subscriptions [--idle N] [--rounds R] [--warmup-rounds W]   (bench/subscriptions.ts)
@@ -79,7 +79,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --scale              the list latency curve at 10k / 100k / 1M distributions instead (bench/scale.ts);
                        there --duration defaults to 3 and --warmup to 1
   --sizes N,N          the data set sizes of --scale (default 10000,100000,1000000)
-  --interleave N       the list targets of goal 1 (gateway REST and GraphQL, services ceiling,
+  --interleave N       the list targets compared with PostGraphile (gateway REST and GraphQL, services ceiling,
                        PostGraphile) all up at once and measured in turn, N rounds, each target's
                        median reported (runInterleaved); --duration and --warmup are per turn
   --subscriptions      the WebSocket subscriptions target instead (bench/subscriptions.ts): RSS of
@@ -918,7 +918,7 @@ async function vacuum(databaseUrl: string): Promise<void> {
 }
 
 /**
- * The comparison of goal 1 with the machine's drift taken out: on this shared two-vCPU machine every
+ * The lists' comparison with PostGraphile, with the machine's drift taken out: on this shared two-vCPU machine every
  * server's req/s and even CPU per request drift by tens of per cent over minutes, and the default
  * run measures one server after another (PostGraphile last). Here the gateway, the services ceiling
  * and PostGraphile are all up (idle between turns) and measured in turn, `--interleave` rounds of

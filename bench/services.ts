@@ -1,5 +1,5 @@
 /**
- * The gateway's data work alone, as a ceiling for goal 1: the same services the gateway runs for
+ * The gateway's data work alone, as a ceiling for the lists' req/s: the same services the gateway runs for
  * `GET /api/v1/distributions` (`auth.authenticate` — the token and the session statement — then
  * `distributions.list` — the page and the count through Prisma, the pg adapter and its prepared
  * statements, on a pool opened by `openDatabase` exactly as `main` opens it), behind bare `node:http`:

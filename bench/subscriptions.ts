@@ -1,5 +1,5 @@
 /**
- * The subscriptions target of `npm run bench -- --subscriptions` (issue 23): against the gateway as
+ * The subscriptions target of `npm run bench -- --subscriptions` (docs/benchmarks.md, "Subscriptions"): against the gateway as
  * deployed (bench/run.ts's startGateway: production mode, ROLE=api, PostgreSQL),
  *
  *   1. idle: S subscriptions held open (the dashboard's shape: one socket per user session with the
