@@ -523,6 +523,7 @@ describe('a failed upload leaves nothing half-written', () => {
       get: (key) => storage.get(key),
       delete: (key) => storage.delete(key),
       exists: (key) => storage.exists(key),
+      list: (prefix) => storage.list(prefix),
     };
     // The same service over a client whose KYC insert fails, as a constraint or a lost connection would
     // (inside a transaction too: the insert commits with its audit event).

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import bytes from 'bytes';
 import { z } from 'zod';
@@ -14,6 +16,8 @@ export interface S3StorageOptions {
   secretAccessKey?: string;
   /** `bucket` in the path instead of the host name, as most S3-compatible servers want. */
   forcePathStyle: boolean;
+  /** Server-side encryption asked on every write (S3_SSE, S3_SSE_KMS_KEY_ID); unset → the bucket's default. */
+  sse?: { algorithm: 'AES256' | 'aws:kms'; kmsKeyId?: string };
   /** Milliseconds (docs/operations.md "Outbound calls"). */
   timeouts: {
     /** Opening a connection. */
@@ -105,6 +109,14 @@ export interface Config {
   auditSealIntervalMs: number;
   /** Audit events older than this many days are pruned (as a sealed prefix); undefined keeps them forever. */
   auditRetentionDays: number | undefined;
+  /** Ed25519 private key that signs audit checkpoints (AUDIT_SIGNING_KEY); undefined → no checkpoints. */
+  auditSigningKey: KeyObject | undefined;
+  /** Public key of the signing key being rotated out (AUDIT_SIGNING_KEY_PREVIOUS): never signs, still verifies. */
+  auditSigningKeyPrevious: KeyObject | undefined;
+  /** How often the sealer signs the chain's head into a checkpoint (0 = only on demand). */
+  auditCheckpointIntervalMs: number;
+  /** S3 Object Lock (compliance mode) on each checkpoint for this many days; undefined → none. */
+  auditCheckpointRetentionDays: number | undefined;
 
   // -- mail and observability --
   /** smtp://user:pass@host:587 (or smtps://…); unset → mail goes to the log (dropped in production). */
@@ -164,6 +176,8 @@ const SECRETS = new Set([
   'METRICS_TOKEN',
   'SMTP_URL',
   'S3_SECRET_ACCESS_KEY',
+  'AUDIT_SIGNING_KEY',
+  'AUDIT_SIGNING_KEY_PREVIOUS',
 ]);
 
 function integer(fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -182,6 +196,31 @@ function size(fallback: string) {
   return text()
     .refine((v) => bytes.parse(v) !== null, { error: 'must be a size such as 1mb, 512kb or 1048576' })
     .default(fallback);
+}
+
+/**
+ * An Ed25519 key as PEM (newlines may be written as a literal \n in a one-line variable) or the path of a PEM
+ * file: private for AUDIT_SIGNING_KEY, private or public for the previous one and for audit:verify.
+ */
+export function readEd25519Key(value: string, kind: 'private' | 'public'): KeyObject {
+  const pem = value.includes('-----BEGIN') ? value.replace(/\\n/g, '\n') : readFileSync(value, 'utf8');
+  const key = kind === 'private' || pem.includes('PRIVATE KEY') ? createPrivateKey(pem) : createPublicKey(pem);
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`not an Ed25519 key (${key.asymmetricKeyType})`);
+  return kind === 'public' && key.type === 'private' ? createPublicKey(key) : key;
+}
+
+function ed25519Key(kind: 'private' | 'public') {
+  return z.string().transform((v, ctx) => {
+    try {
+      return readEd25519Key(v.trim(), kind);
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be an Ed25519 ${kind === 'private' ? 'private' : 'private or public'} key in PEM, or the path of a PEM file`,
+      });
+      return z.NEVER;
+    }
+  });
 }
 
 function flag() {
@@ -261,6 +300,10 @@ const envSchema = z
     IDEMPOTENCY_LOCK_SECONDS: integer(300, 1),
     AUDIT_SEAL_INTERVAL_MS: integer(5000),
     AUDIT_RETENTION_DAYS: optionalInteger(1).optional(),
+    AUDIT_SIGNING_KEY: ed25519Key('private').optional(),
+    AUDIT_SIGNING_KEY_PREVIOUS: ed25519Key('public').optional(),
+    AUDIT_CHECKPOINT_INTERVAL_MS: integer(15 * 60 * 1000),
+    AUDIT_CHECKPOINT_RETENTION_DAYS: optionalInteger(1).optional(),
 
     // -- mail and observability --
     SMTP_URL: text()
@@ -295,6 +338,8 @@ const envSchema = z
     S3_CONNECT_TIMEOUT_MS: integer(2000, 1),
     S3_SOCKET_TIMEOUT_MS: integer(3000, 1),
     S3_REQUEST_TIMEOUT_MS: integer(30_000, 1),
+    S3_SSE: z.enum(['AES256', 'aws:kms'], { error: 'must be AES256 or aws:kms' }).optional(),
+    S3_SSE_KMS_KEY_ID: text().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE === 's3' && !env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must be set when STORAGE=s3' });
@@ -306,6 +351,7 @@ const envSchema = z
       });
     if (env.JWT_SECRET_PREVIOUS !== undefined && env.JWT_SECRET_PREVIOUS === (env.JWT_SECRET ?? DEV_JWT_SECRET))
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_PREVIOUS'], message: 'must differ from JWT_SECRET (it is the secret being rotated out)' });
+    if (env.S3_SSE_KMS_KEY_ID && env.S3_SSE !== 'aws:kms') ctx.addIssue({ code: 'custom', path: ['S3_SSE_KMS_KEY_ID'], message: 'needs S3_SSE=aws:kms' });
     if (env.DATABASE_LISTEN_URL && !env.DATABASE_URL)
       ctx.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'needs DATABASE_URL (the embedded database listens in-process)' });
     if (env.NODE_ENV !== 'production') return;
@@ -405,6 +451,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyLockSeconds: e.IDEMPOTENCY_LOCK_SECONDS,
     auditSealIntervalMs: e.AUDIT_SEAL_INTERVAL_MS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    auditSigningKey: e.AUDIT_SIGNING_KEY,
+    auditSigningKeyPrevious: e.AUDIT_SIGNING_KEY_PREVIOUS,
+    auditCheckpointIntervalMs: e.AUDIT_CHECKPOINT_INTERVAL_MS,
+    auditCheckpointRetentionDays: e.AUDIT_CHECKPOINT_RETENTION_DAYS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     smtpTimeoutMs: e.SMTP_TIMEOUT_MS,
@@ -430,6 +480,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
               accessKeyId: e.S3_ACCESS_KEY_ID,
               secretAccessKey: e.S3_SECRET_ACCESS_KEY,
               forcePathStyle: e.S3_FORCE_PATH_STYLE,
+              sse: e.S3_SSE ? { algorithm: e.S3_SSE, kmsKeyId: e.S3_SSE_KMS_KEY_ID } : undefined,
               timeouts: { connectMs: e.S3_CONNECT_TIMEOUT_MS, socketMs: e.S3_SOCKET_TIMEOUT_MS, requestMs: e.S3_REQUEST_TIMEOUT_MS },
             },
           }

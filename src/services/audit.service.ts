@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
@@ -9,6 +9,8 @@ import { Role } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate } from './pagination';
 import { csvStream, type CsvCell } from './csv';
 import type { DownloadFile, DownloadLink, DownloadService } from './download.service';
+import type { FileStorage } from './storage/file-storage';
+import { CHECKPOINT_PREFIX, checkpointKey, openCheckpoint, readAll, signCheckpoint, type Checkpoint } from './audit-checkpoints';
 
 /**
  * The audit trail (docs/audit.md). Services call `audit.record(tx, …)` inside the transaction of the
@@ -271,8 +273,32 @@ export interface VerifyResult {
   head: { seq: string; hash: string };
   /** Events removed by retention (the anchor the chain starts from). */
   pruned: number;
-  /** The first problem found, naming the event. */
+  /** The first problem found, naming the event ('' for a problem of the checkpoints themselves). */
   problem?: { eventId: string; message: string };
+  /** With `checkpoints`: how many signed checkpoints matched, the newest, and the events after it (no checkpoint covers them yet). */
+  checkpoints?: { matched: number; beforeRetention: number; last: Checkpoint | undefined; eventsAfter: number };
+}
+
+/** Signed checkpoints of the chain's head (docs/audit.md "Checkpoints"). */
+export interface AuditCheckpointOptions {
+  /** Where they are written (the file store: S3 or the local directory). */
+  storage?: FileStorage;
+  /** AUDIT_SIGNING_KEY; unset → no checkpoints. */
+  signingKey?: KeyObject;
+  /** How often the gateway's sealer writes one (0: only on demand). */
+  intervalMs?: number;
+  /** S3 Object Lock (compliance mode) for this many days on each. */
+  retentionDays?: number;
+  /** The checkpoints also go to this log (and, in production, their absence is warned about). */
+  logger?: Logger;
+  production?: boolean;
+}
+
+export interface VerifyOptions {
+  /** Seal what is finished first (a write: the operator's run); off for a read-only auditor. Default true. */
+  seal?: boolean;
+  /** Check the chain against the signed checkpoints in `storage`, with these public keys by key id. */
+  checkpoints?: { storage: FileStorage; keys: ReadonlyMap<string, KeyObject> };
 }
 
 const BATCH = 500;
@@ -281,10 +307,13 @@ export class AuditService {
   private sealer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private lastPrune = 0;
+  private lastCheckpoint = 0;
+  private lastCheckpointSeq = 0n;
 
   constructor(
     private readonly prisma: Prisma,
     private readonly downloads: DownloadService,
+    private readonly checkpoints: AuditCheckpointOptions = {},
   ) {
     downloads.register('audit-events', (user, p) => this.exportCsv(user, p));
   }
@@ -400,22 +429,66 @@ export class AuditService {
    * Seals what is finished, then walks the chain from its anchor: the first event that was
    * changed, removed, or inserted behind the head is named.
    */
-  async verify(): Promise<VerifyResult> {
-    await this.seal();
+  async verify(options: VerifyOptions = {}): Promise<VerifyResult> {
+    if (options.seal ?? true) await this.seal();
+    const signed = options.checkpoints ? await this.loadCheckpoints(options.checkpoints) : undefined;
+    if (signed && 'problem' in signed) return { ok: false, count: 0, pending: 0, pruned: 0, head: { seq: '0', hash: GENESIS_HASH }, problem: signed.problem };
     const anchor = await this.prisma.auditAnchor.findFirst({ orderBy: { seq: 'desc' } });
     const pruned = (await this.prisma.auditAnchor.aggregate({ _sum: { removedEvents: true } }))._sum.removedEvents ?? 0n;
     let previous = anchor?.hash ?? GENESIS_HASH;
     let expected = (anchor?.seq ?? 0n) + 1n;
     let lastEvent: bigint | null = anchor?.eventId ?? null;
     let count = 0;
-    const result = (problem?: VerifyResult['problem']) => ({
+    // Checkpoints: those before the anchor cover events removed by retention (one exactly on it is
+    // checked against the anchor's hash); each later one must match the chain's hash at its position.
+    const pending = signed ? signed.list.filter((c) => BigInt(c.seq) >= (anchor?.seq ?? 1n)) : [];
+    const checks = {
+      matched: 0,
+      beforeRetention: signed ? signed.list.length - pending.length : 0,
+      last: undefined as Checkpoint | undefined,
+      lastEvent: null as string | null,
+    };
+    const mismatch = (c: Checkpoint, eventId: string) => {
+      const since = checks.last ? `checkpoint #${checks.last.seq} (event ${checks.last.eventId}, which still matches)` : 'the start of the chain';
+      return {
+        eventId,
+        message:
+          `event ${eventId} no longer matches signed checkpoint #${c.seq} (event ${c.eventId}, signed ${c.at} by key ${c.keyId}): ` +
+          `the history up to it was rewritten and its seals recomputed; the change lies after ${since}`,
+      };
+    };
+    const matchCheckpoints = (seq: bigint, eventId: string, hash: string) => {
+      while (pending.length && BigInt(pending[0].seq) === seq) {
+        const c = pending[0];
+        if (c.hash !== hash || c.eventId !== eventId) return mismatch(c, eventId);
+        pending.shift();
+        checks.matched += 1;
+        checks.last = c;
+      }
+      return undefined;
+    };
+    const result = (problem?: VerifyResult['problem']): VerifyResult => ({
       ok: !problem,
       count,
       pending: 0,
       pruned: Number(pruned),
       head: { seq: (expected - 1n).toString(), hash: previous },
       problem,
+      ...(signed
+        ? {
+            checkpoints: {
+              matched: checks.matched,
+              beforeRetention: checks.beforeRetention,
+              last: checks.last,
+              eventsAfter: checks.last ? Number(expected - 1n - BigInt(checks.last.seq)) : count,
+            },
+          }
+        : {}),
     });
+    if (anchor && signed) {
+      const onAnchor = matchCheckpoints(anchor.seq, anchor.eventId.toString(), anchor.hash);
+      if (onAnchor) return result(onAnchor);
+    }
     for (;;) {
       const seals = await this.prisma.auditSeal.findMany({ where: { seq: { gte: expected } }, orderBy: { seq: 'asc' }, take: BATCH });
       const events = new Map((await this.prisma.auditEvent.findMany({ where: { id: { in: seals.map((s) => s.eventId) } } })).map((e) => [e.id, e]));
@@ -429,6 +502,8 @@ export class AuditService {
         if (!event) return result({ eventId: id, message: `event ${id} was removed` });
         if (chainHash(previous, seal.seq, event) !== seal.hash)
           return result({ eventId: id, message: `event ${id} was changed: its content no longer matches its seal` });
+        const rewritten = matchCheckpoints(seal.seq, id, seal.hash);
+        if (rewritten) return result(rewritten);
         previous = seal.hash;
         lastEvent = seal.eventId;
         expected += 1n;
@@ -436,6 +511,18 @@ export class AuditService {
       }
       if (seals.length < BATCH) break;
     }
+    if (pending.length) {
+      const c = pending[0];
+      return result({
+        eventId: c.eventId,
+        message: `the chain ends at position ${expected - 1n}, but signed checkpoint #${c.seq} (event ${c.eventId}, signed ${c.at}) is beyond it: events were removed from the end`,
+      });
+    }
+    if (signed && !signed.list.length && count)
+      return result({
+        eventId: '',
+        message: `no signed checkpoint found under ${CHECKPOINT_PREFIX}/ in the file store: the chain cannot be checked against one`,
+      });
     const head = await this.head(this.prisma);
     // Everything finished was just sealed: an unsealed event behind the head was written in afterwards.
     const [behind] = await this.prisma.$queryRaw<{ id: string }[]>`
@@ -452,6 +539,46 @@ export class AuditService {
     return { ...result(), pending: (await this.prisma.auditEvent.count()) - sealed };
   }
 
+  /** Every checkpoint in the store, signature checked, in seq order; or the first that does not verify. */
+  private async loadCheckpoints(
+    from: NonNullable<VerifyOptions['checkpoints']>,
+  ): Promise<{ list: Checkpoint[] } | { problem: NonNullable<VerifyResult['problem']> }> {
+    const list: Checkpoint[] = [];
+    for (const key of await from.storage.list(CHECKPOINT_PREFIX)) {
+      const opened = openCheckpoint(await readAll(await from.storage.get(key)), from.keys);
+      if ('checkpoint' in opened && checkpointKey(opened.checkpoint.seq) !== key)
+        return {
+          problem: {
+            eventId: opened.checkpoint.eventId,
+            message: `checkpoint ${key} is stored under another position than its own (#${opened.checkpoint.seq})`,
+          },
+        };
+      if ('problem' in opened) return { problem: { eventId: '', message: `checkpoint ${key} ${opened.problem}` } };
+      list.push(opened.checkpoint);
+    }
+    list.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : BigInt(a.seq) > BigInt(b.seq) ? 1 : 0));
+    return { list };
+  }
+
+  /**
+   * Seals what is finished, then signs the chain's head into a checkpoint written to the file store
+   * (`audit-checkpoints/<seq>`, with Object Lock when a retention is set) and to the log. Null
+   * without a signing key or before the first event.
+   */
+  async checkpoint(options: { ifMoved?: boolean } = {}): Promise<Checkpoint | null> {
+    const { signingKey, storage, retentionDays, logger } = this.checkpoints;
+    if (!signingKey || !storage) return null;
+    await this.seal();
+    const head = await this.head(this.prisma);
+    if (head.seq === 0n || (options.ifMoved && head.seq === this.lastCheckpointSeq)) return null;
+    const checkpoint = signCheckpoint(head, signingKey);
+    const retainUntil = retentionDays ? new Date(Date.now() + retentionDays * 86_400_000) : undefined;
+    await storage.put(checkpointKey(head.seq), Buffer.from(`${JSON.stringify(checkpoint, null, 2)}\n`), { retainUntil });
+    this.lastCheckpointSeq = head.seq;
+    logger?.info({ auditCheckpoint: checkpoint }, 'audit checkpoint signed');
+    return checkpoint;
+  }
+
   /**
    * Retention: removes the sealed prefix older than `days` days through audit_prune(), the one
    * path the append-only trigger lets through; returns the number of events removed. The cutoff is
@@ -465,9 +592,18 @@ export class AuditService {
   /** The gateway's background sealer (and hourly retention when `retentionDays` is set). */
   start(intervalMs: number, retentionDays: number | undefined, logger: Logger): void {
     if (intervalMs <= 0) return;
+    const { signingKey, intervalMs: checkpointMs = 0 } = this.checkpoints;
+    if (!signingKey && this.checkpoints.production)
+      logger.warn(
+        'AUDIT_SIGNING_KEY is not set: no signed audit checkpoints are written, and a database owner can rewrite the audit trail undetected (docs/audit.md)',
+      );
     const tick = async () => {
       try {
         await this.seal();
+        if (signingKey && checkpointMs > 0 && Date.now() - this.lastCheckpoint >= checkpointMs) {
+          this.lastCheckpoint = Date.now();
+          await this.checkpoint({ ifMoved: true });
+        }
         if (retentionDays && Date.now() - this.lastPrune >= 3_600_000) {
           this.lastPrune = Date.now();
           const removed = await this.prune(retentionDays);

@@ -84,6 +84,7 @@ export function createServices(db: Pick<Database, 'prisma' | 'replicas' | 'read'
   const downloads = new DownloadService({ current: config.jwtSecret, previous: config.jwtSecretPrevious }, (sessionId) => auth.sessionUser(sessionId));
   const mailer = createMailer(config, logger);
   const portfolio = new PortfolioService(reads);
+  const storage = createFileStorage(config);
   return {
     prisma,
     logger,
@@ -105,7 +106,7 @@ export function createServices(db: Pick<Database, 'prisma' | 'replicas' | 'read'
     units: new UnitService(prisma, reads),
     categoryMemberships: new CategoryMembershipService(prisma),
     dashboard: new DashboardService(reads),
-    kyc: new KycService(prisma, downloads, createFileStorage(config), config.uploadMaxBytes),
+    kyc: new KycService(prisma, downloads, storage, config.uploadMaxBytes),
     analytics: new AnalyticsService(reads),
     statements: new StatementService(prisma, downloads, portfolio),
     notifications: new NotificationService(prisma, reads),
@@ -120,7 +121,15 @@ export function createServices(db: Pick<Database, 'prisma' | 'replicas' | 'read'
       },
       logger,
     ),
-    audit: new AuditService(prisma, downloads),
+    // Signed checkpoints of the chain go to the file store and the log (docs/audit.md "Checkpoints").
+    audit: new AuditService(prisma, downloads, {
+      storage,
+      signingKey: config.auditSigningKey,
+      intervalMs: config.auditCheckpointIntervalMs,
+      retentionDays: config.auditCheckpointRetentionDays,
+      logger,
+      production: config.env === 'production',
+    }),
     changes: new ChangeFeed(),
   };
 }

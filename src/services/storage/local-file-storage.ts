@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -43,6 +43,18 @@ export class LocalFileStorage implements FileStorage {
       (s) => s.isFile(),
       () => false,
     );
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const root = this.path(prefix);
+    const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
+    return entries
+      .filter((e) => e.isFile() && !e.name.endsWith('.partial'))
+      .map((e) => [prefix, ...path.relative(root, path.join(e.parentPath, e.name)).split(path.sep)].join('/'))
+      .sort();
   }
 
   /** Keys are plain segments joined by "/": no "..", no absolute paths, so nothing escapes the root. */

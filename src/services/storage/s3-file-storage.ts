@@ -1,9 +1,19 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  type ServerSideEncryption,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { DomainError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import type { S3StorageOptions } from '../../platform/config';
-import type { FileStorage } from './file-storage';
+import type { FileStorage, PutOptions } from './file-storage';
 
 /** S3's multipart minimum: at most one part is held in memory at a time (queueSize 1). */
 const PART_BYTES = 5 * 1024 * 1024;
@@ -19,6 +29,9 @@ const MAX_ATTEMPTS = 2;
  * larger ones), so a failed or refused upload leaves no object. Downloads stream the object's body.
  * The store being unreachable, silent (the timeouts) or misconfigured (no such bucket, bad
  * credentials) is a 503; the content's own errors (a refused or broken upload) pass through as they are.
+ * Every write asks for the server-side encryption of S3_SSE when it is set (the PutObject or
+ * CreateMultipartUpload request; the parts of a multipart upload inherit it). The S3 actions used are
+ * listed in docs/operations.md "S3 permissions".
  */
 export class S3FileStorage implements FileStorage {
   private readonly client: S3Client;
@@ -45,10 +58,34 @@ export class S3FileStorage implements FileStorage {
     });
   }
 
-  async put(key: string, content: Buffer | Readable): Promise<void> {
+  /** The encryption headers of every write (none when S3_SSE is unset: the bucket's default applies). */
+  private get encryption(): { ServerSideEncryption?: ServerSideEncryption; SSEKMSKeyId?: string } {
+    const sse = this.options.sse;
+    if (!sse) return {};
+    return { ServerSideEncryption: sse.algorithm, ...(sse.kmsKeyId ? { SSEKMSKeyId: sse.kmsKeyId } : {}) };
+  }
+
+  async put(key: string, content: Buffer | Readable, options: PutOptions = {}): Promise<void> {
+    if (options.retainUntil) {
+      if (!Buffer.isBuffer(content)) throw new Error('a retained object is written from a buffer');
+      // Object Lock in compliance mode; S3 wants the body's MD5 (or a checksum) with a retention.
+      const command = new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: key,
+        Body: content,
+        ContentMD5: createHash('md5').update(content).digest('base64'),
+        ObjectLockMode: 'COMPLIANCE',
+        ObjectLockRetainUntilDate: options.retainUntil,
+        ...this.encryption,
+      });
+      await this.client.send(command).catch((err: unknown) => {
+        throw unavailable(err);
+      });
+      return;
+    }
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.options.bucket, Key: key, Body: content },
+      params: { Bucket: this.options.bucket, Key: key, Body: content, ...this.encryption },
       partSize: PART_BYTES,
       queueSize: 1,
       leavePartsOnError: false,
@@ -85,6 +122,21 @@ export class S3FileStorage implements FileStorage {
       if (isMissing(err)) return false;
       throw unavailable(err);
     }
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client
+        .send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: `${prefix}/`, ContinuationToken: token }))
+        .catch((err: unknown) => {
+          throw unavailable(err);
+        });
+      for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return keys.sort();
   }
 }
 
