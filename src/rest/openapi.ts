@@ -18,6 +18,7 @@ import {
 import { MAX_JSON_DEPTH } from '../http/json-body';
 import { present } from '../platform/invariant';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../services/pagination';
+import type { RouteDeprecation } from './deprecation';
 import type { RestRoute } from './route';
 import { selectedFields, snake } from './serialize';
 import { isIdempotentField } from '../schema/idempotent';
@@ -277,6 +278,22 @@ const fileContent = (types: readonly string[], example: unknown): Json =>
 
 const ATTACHMENT = { 'Content-Disposition': { description: 'attachment; filename="…"; filename*=UTF-8\'\'…', schema: { type: 'string' } } };
 
+/** The headers every answer of a deprecated route carries (router.ts; docs/api.md, "Deprecation policy"). */
+const deprecationHeaders = (d: RouteDeprecation): Json => ({
+  Deprecation: {
+    description: `RFC 9745: the route is deprecated, since this moment (\`@\` and Unix seconds; here ${d.since}).`,
+    schema: { type: 'string', pattern: '^@-?\\d+$' },
+  },
+  Sunset: {
+    description: `RFC 8594: the earliest the route may stop answering (an HTTP-date; here ${d.sunset}).`,
+    schema: { type: 'string' },
+  },
+  Link: {
+    description: 'The changelog entry that announced the deprecation and names the replacement (`rel="deprecation"`, RFC 9745).',
+    schema: { type: 'string', example: `<${d.changelog}>; rel="deprecation"; type="text/html"` },
+  },
+});
+
 const tagOf = (path: string) =>
   path
     .split('/')[1]
@@ -357,15 +374,21 @@ export function buildOpenApi(
       required: q.required,
       schema: q.name === 'per_page' ? { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE } : q.schema,
     }));
-    const noStore = r.noStore
-      ? { headers: { 'Cache-Control': { description: 'Token answers are never cached.', schema: { type: 'string', const: 'no-store' } } } }
-      : {};
+    const successHeaders: Json = {
+      ...(r.noStore ? { 'Cache-Control': { description: 'Token answers are never cached.', schema: { type: 'string', const: 'no-store' } } } : {}),
+      ...(r.deprecated ? deprecationHeaders(r.deprecated) : {}),
+    };
+    const withHeaders = Object.keys(successHeaders).length ? { headers: successHeaders } : {};
     const success = (status: number): Json =>
       r.download
-        ? { description: 'The file, as an attachment.', headers: ATTACHMENT, content: fileContent(r.download, captured.responses[status]) }
+        ? {
+            description: 'The file, as an attachment.',
+            headers: { ...ATTACHMENT, ...successHeaders },
+            content: fileContent(r.download, captured.responses[status]),
+          }
         : {
             description: r.message ?? 'Success.',
-            ...noStore,
+            ...withHeaders,
             content: {
               'application/json': {
                 schema: { type: 'object', properties: envelopeProps, required: Object.keys(envelopeProps) },
@@ -403,12 +426,16 @@ export function buildOpenApi(
 
     const path = r.path.replace(/:(\w+)/g, '{$1}');
     const parameters = [...pathParams, ...pageParams, ...queryParams, ...headerParams];
+    const description = r.errors?.[409] ? `${r.description} Conflict (409) when ${r.errors[409]}.` : r.description;
     paths[path] ??= {};
     paths[path][r.method.toLowerCase()] = {
       tags: [tagOf(r.path)],
       summary: r.summary,
       operationId: r.operationId ?? r.operation,
-      description: r.errors?.[409] ? `${r.description} Conflict (409) when ${r.errors[409]}.` : r.description,
+      description: r.deprecated
+        ? `${description} Deprecated since ${r.deprecated.since}: answers until at least ${r.deprecated.sunset} (\`Sunset\`); the replacement is in the changelog entry (${r.deprecated.changelog}).`
+        : description,
+      ...(r.deprecated ? { deprecated: true } : {}),
       security: r.auth === 'guest' ? [] : [{ bearer: [] }],
       ...(parameters.length ? { parameters } : {}),
       ...(recorded.body ? { requestBody: { required: true, content: requestContent(r, recorded.body, captured.request) } } : {}),

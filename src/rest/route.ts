@@ -16,6 +16,7 @@ import { isIdempotentField } from '../schema/idempotent';
 import { laravelPaginator, type PageInfoShape } from '../services/pagination';
 import type { FileRoot } from '../schema/download.type';
 import type { DownloadLink } from '../services/download.service';
+import { deprecationHeaders, type RouteDeprecation } from './deprecation';
 import { compileWriter, envelopeText, type Writer } from './serialize';
 import { compileCoercer, type Coercer, type InputSource } from './variables';
 
@@ -90,6 +91,11 @@ export interface RestRoute<TVars = Record<string, unknown>> {
   auth: 'guest' | 'bearer' | 'admin';
   /** Every answer carries `Cache-Control: no-store` (token answers, contract §2). */
   noStore?: boolean;
+  /**
+   * The route is to go (docs/api.md, "Deprecation policy"): every answer carries `Deprecation`,
+   * `Sunset` and a `Link` to the changelog entry, and the OpenAPI document marks it deprecated.
+   */
+  deprecated?: RouteDeprecation;
 }
 
 /** Declares a route; the type parameter ties its variables to the codegen'd operation types. */
@@ -109,6 +115,8 @@ export interface CompiledRoute {
   paramNames: string[];
   /** POST running a mutation marked @Idempotent(): an `Idempotency-Key` header makes it replay-safe. */
   idempotent: boolean;
+  /** Headers every answer of the route carries, whatever its status (a deprecated route's). */
+  headers: Record<string, string>;
   run(ctx: Context, input: RestInput, url: RequestUrl): Promise<RouteResult>;
 }
 
@@ -168,6 +176,7 @@ export function compileRoute(schema: GraphQLSchema, operations: Map<string, Docu
     pattern,
     paramNames,
     idempotent: r.method === 'POST' && op.operation === 'mutation' && isIdempotentField(fieldDef),
+    headers: r.deprecated ? deprecationHeaders(r.deprecated, `${r.method} ${r.path}`) : {},
     async run(ctx, input, url) {
       const variableValues = coerce((r.variables?.(input) ?? {}) as Record<string, unknown>, source);
       const root: FileRoot = { files: [] };

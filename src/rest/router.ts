@@ -8,7 +8,7 @@ import { IDEMPOTENCY_HEADER } from '../http/idempotency-key';
 import { sendIdempotent } from './idempotency';
 import { Upload, readForm, uploadsDigest, type UploadLimits } from '../http/multipart';
 import { sendAnswer, sendDownload, sendError } from './respond';
-import { compileRoute, type CompiledRoute, type RawValue } from './route';
+import { compileRoute, type CompiledRoute, type RawValue, type RestRoute } from './route';
 import { routeTable } from './routes';
 
 function queryStrings(query: Request['query']): Record<string, string> {
@@ -49,9 +49,18 @@ function carriesBytes(req: Request): Promise<boolean> {
   });
 }
 
-/** Express handler for /api/v1: match → 404 / 405, else run the route's GraphQL operation in-process. */
-export function createRestHandler(schema: GraphQLSchema, operations: Map<string, DocumentNode>, services: Services, uploads: UploadLimits) {
-  const compiled: CompiledRoute[] = routeTable.map((r) => compileRoute(schema, operations, r));
+/**
+ * Express handler for /api/v1: match → 404 / 405, else run the route's GraphQL operation in-process.
+ * `routes` is the route table (tests pass their own).
+ */
+export function createRestHandler(
+  schema: GraphQLSchema,
+  operations: Map<string, DocumentNode>,
+  services: Services,
+  uploads: UploadLimits,
+  routes: RestRoute<unknown>[] = routeTable,
+) {
+  const compiled: CompiledRoute[] = routes.map((r) => compileRoute(schema, operations, r));
   return async (req: Request, res: Response, _next: NextFunction) => {
     const matches = compiled.filter((c) => c.pattern.test(req.path));
     if (matches.length === 0) return sendError(res, HttpError.routeNotFound(), services.logger);
@@ -63,6 +72,7 @@ export function createRestHandler(schema: GraphQLSchema, operations: Map<string,
     }
     res.locals.route = `${req.baseUrl}${hit.route.path}`; // the pattern, for /metrics
     if (hit.route.noStore) res.set('Cache-Control', 'no-store');
+    for (const [name, value] of Object.entries(hit.headers)) res.setHeader(name, value);
     try {
       const ctx = await buildContext(services, req.headers.authorization, requestMeta(req));
       // As Laravel's auth middleware does, authentication answers before any input is looked at.
