@@ -32,6 +32,7 @@ export function createRedis(url: string, logger: Logger): Redis {
     // clears it: with its 2 s default, a process that closed an unreachable Redis stayed alive 2 s.
     disconnectTimeout: 0,
   });
+  logRefusals(redis, logger);
   let up: boolean | undefined;
   redis.on('ready', () => {
     if (up !== true) logger.info('redis connected');
@@ -42,6 +43,32 @@ export function createRedis(url: string, logger: Logger): Redis {
     up = false;
   });
   return redis;
+}
+
+/**
+ * Commands the server refuses for lack of permission (NOPERM: the ACL user of REDIS_URL lacks the
+ * command or the key is outside its key pattern, docs/operations.md "Redis ACL user") fail like any
+ * Redis error, and each feature falls back as when Redis is down; this logs the first refusal of
+ * each command at error level, since unlike an outage it will not pass on its own. ioredis' own
+ * housekeeping (its INFO ready check, CLIENT SETINFO) is left out: it copes with a refusal itself.
+ */
+function logRefusals(redis: Redis, logger: Logger): void {
+  const logged = new Set<string>();
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = ((command, stream) => {
+    const sent = send(command, stream);
+    if (command.name !== 'info' && command.name !== 'client') {
+      command.promise.catch((err: unknown) => {
+        if (!(err instanceof Error) || !err.message.startsWith('NOPERM') || logged.has(command.name)) return;
+        logged.add(command.name);
+        logger.error(
+          { err, command: command.name },
+          `redis refused ${command.name.toUpperCase()} (NOPERM): the ACL user of REDIS_URL lacks it or the key is outside its key pattern; served as when Redis is down`,
+        );
+      });
+    }
+    return sent;
+  }) as Redis['sendCommand'];
 }
 
 /** Closes the connection: politely when it is up, at once when it is not. */
