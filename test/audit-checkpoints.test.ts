@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -5,6 +6,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { parseArgs, runVerify } from '../scripts/audit-verify';
 import { loadConfig } from '../src/platform/config';
+import { fromRoot } from '../src/platform/paths';
 import { AuditService, audit, chainHash, type VerifyOptions } from '../src/services/audit.service';
 import { CHECKPOINT_PREFIX, checkpointKey, keyIdOf, keyring } from '../src/services/audit-checkpoints';
 import { LocalFileStorage } from '../src/services/storage/local-file-storage';
@@ -21,6 +23,9 @@ const keyB = ed25519();
 const pem = (k: KeyObject) => k.export({ type: k.type === 'private' ? 'pkcs8' : 'spki', format: 'pem' }).toString();
 
 let t: TestGateway;
+/** PostgreSQL runs: the test database's own URL (for the auditor's read-only role). */
+let databaseUrl: string | undefined;
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 let dir: string;
 let storageDir: string;
 const logged: Array<Record<string, unknown>> = [];
@@ -28,12 +33,16 @@ const logged: Array<Record<string, unknown>> = [];
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'audit-checkpoints-'));
   storageDir = path.join(dir, 'files');
-  t = await startTestGateway({ STORAGE_DIR: storageDir, AUDIT_SIGNING_KEY: pem(keyA.privateKey) });
+  t = await startTestGateway({ STORAGE_DIR: storageDir, AUDIT_SIGNING_KEY: pem(keyA.privateKey) }, { databaseUrl: (url) => (databaseUrl = url) });
   // The service's log, captured (the checkpoints go to it as well as to the store).
   const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
   (t.services.audit as unknown as { checkpoints: { logger: unknown } }).checkpoints.logger = logger;
 });
 afterAll(async () => {
+  if (onPostgres && databaseUrl) {
+    await t.db.prisma.$executeRawUnsafe(`DROP OWNED BY ${auditor.role}`).catch(() => undefined);
+    await t.db.prisma.$executeRawUnsafe(`DROP ROLE IF EXISTS ${auditor.role}`);
+  }
   await t?.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -174,6 +183,50 @@ describe('signing checkpoints', () => {
   });
 });
 
+/**
+ * The auditor's laptop (PostgreSQL only: an embedded PGlite has one user, its owner): the command
+ * itself, in a process of its own, with a role that may only SELECT the three audit tables, the
+ * public keys in files, the checkpoints from the store, and no gateway secret in its environment.
+ */
+const auditor = { role: `audit_reader_${process.pid}`, password: 'reader-password' };
+async function auditorCommand(publicKeys: KeyObject[], extra: string[] = []) {
+  const files = await Promise.all(
+    publicKeys.map(async (k, i) => {
+      const file = path.join(dir, `auditor-${i}.pub`);
+      await writeFile(file, pem(k));
+      return file;
+    }),
+  );
+  const url = new URL(databaseUrl!);
+  url.username = auditor.role;
+  url.password = auditor.password;
+  const args = ['-r', fromRoot('scripts/ts-register.cjs'), fromRoot('scripts/audit-verify.ts'), ...files.flatMap((f) => ['--public-key', f]), ...extra];
+  const env = { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: url.toString(), STORAGE_DIR: storageDir };
+  return new Promise<{ code: number | null; out: string }>((resolve) => {
+    execFile(process.execPath, args, { cwd: fromRoot(), env }, (err, stdout, stderr) =>
+      resolve({ code: err ? (err.code as number) : 0, out: stdout + stderr }),
+    );
+  });
+}
+
+(onPostgres ? describe : describe.skip)('audit:verify --public-key, as an auditor with read-only access', () => {
+  beforeAll(async () => {
+    const database = new URL(databaseUrl!).pathname.slice(1);
+    await t.db.prisma.$executeRawUnsafe(`CREATE ROLE ${auditor.role} LOGIN PASSWORD '${auditor.password}'`);
+    await t.db.prisma.$executeRawUnsafe(`GRANT CONNECT ON DATABASE ${database} TO ${auditor.role}`);
+    await t.db.prisma.$executeRawUnsafe(`GRANT SELECT ON audit_events, audit_seals, audit_anchors TO ${auditor.role}`);
+  });
+
+  it('verifies the chain against the checkpoints and writes nothing (the role could not)', async () => {
+    const run = await auditorCommand([keyA.publicKey, keyB.publicKey]);
+    expect(run.out).toMatch(/^audit trail intact: \d+ events; head #\d+ [0-9a-f]{64}\nmatches \d+ signed checkpoints/);
+    expect(run.code).toBe(0);
+    await expect(t.db.prisma.$queryRawUnsafe(`SELECT has_table_privilege('${auditor.role}', 'audit_seals', 'INSERT') AS insert`)).resolves.toEqual([
+      { insert: false },
+    ]);
+  });
+});
+
 describe('a rewritten history', () => {
   it('an event rewritten and every later seal recomputed, as a superuser would: the chain alone still verifies, the checkpoints name it', async () => {
     const first = await t.services.audit.checkpoint();
@@ -202,6 +255,12 @@ describe('a rewritten history', () => {
 
     const checked = await auditorVerify([keyA.publicKey, keyB.publicKey]);
     expect(checked.code).toBe(1);
+    if (onPostgres) {
+      // The same from the auditor's command, read-only.
+      const run = await auditorCommand([keyA.publicKey, keyB.publicKey]);
+      expect(run.code).toBe(1);
+      expect(run.out.trim()).toBe(checked.text);
+    }
     expect(checked.text).toContain(
       `audit trail BROKEN at event ${second!.eventId}: event ${second!.eventId} no longer matches signed checkpoint #${second!.seq} (event ${second!.eventId}, signed ${second!.at} by key ${second!.keyId}): ` +
         `the history up to it was rewritten and its seals recomputed; the change lies after checkpoint #${first!.seq} (event ${first!.eventId}, which still matches)`,
