@@ -9,6 +9,7 @@ import { loadConfig } from '../src/platform/config';
 import { fromRoot } from '../src/platform/paths';
 import { AuditService, audit, chainHash, type VerifyOptions } from '../src/services/audit.service';
 import { CHECKPOINT_PREFIX, checkpointKey, keyIdOf, keyring } from '../src/services/audit-checkpoints';
+import type { FileStorage } from '../src/services/storage/file-storage';
 import { LocalFileStorage } from '../src/services/storage/local-file-storage';
 import { startTestGateway, type TestGateway } from './support/harness';
 
@@ -129,6 +130,25 @@ describe('signing checkpoints', () => {
     expect(signed.filter(Boolean)).toHaveLength(1);
   });
 
+  it('a checkpoint the store refuses is logged at error level and sealing goes on', async () => {
+    await record(1);
+    const lines: Array<{ level: number; msg: string }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    // The configured store, except that it refuses every write (as a bucket without Object Lock refuses a locked one).
+    const refusing = Object.assign(Object.create(t.services.kyc.storage) as FileStorage, {
+      put: () => Promise.reject(new Error('Bucket is missing Object Lock Configuration')),
+    });
+    const sealer = new AuditService(t.db.prisma, t.services.downloads, { storage: refusing, signingKey: keyA.privateKey, intervalMs: 60_000, logger });
+    sealer.start(10, undefined, logger);
+    try {
+      for (const deadline = Date.now() + 5000; !lines.length && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await sealer.stop();
+    }
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([[50, 'audit checkpoint failed: the chain is sealed but not signed outside the database']]);
+    expect(await t.db.prisma.auditSeal.count()).toBe(await t.db.prisma.auditEvent.count());
+  });
+
   it('rotation: checkpoints signed by the old and the new key verify with both public keys; a key left out is named', async () => {
     await record(2);
     const byB = await signerWith(keyB.privateKey).checkpoint();
@@ -150,6 +170,7 @@ describe('signing checkpoints', () => {
     expect(() => loadConfig({ AUDIT_SIGNING_KEY: pem(keyB.publicKey) })).toThrow(
       /^Invalid configuration: AUDIT_SIGNING_KEY must be an Ed25519 private key in PEM, or the path of a PEM file$/,
     );
+    expect(() => loadConfig({ AUDIT_CHECKPOINT_RETENTION_DAYS: '30' })).toThrow(/AUDIT_CHECKPOINT_RETENTION_DAYS needs STORAGE=s3/);
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
     expect(() => loadConfig({ AUDIT_SIGNING_KEY: pem(rsa) })).toThrow(/AUDIT_SIGNING_KEY must be an Ed25519 private key/);
     expect(parseArgs(['--public-key', 'a.pub', '--public-key', 'b.pub', '--checkpoints', '/copy'])).toEqual({

@@ -351,6 +351,12 @@ const envSchema = z
       });
     if (env.JWT_SECRET_PREVIOUS !== undefined && env.JWT_SECRET_PREVIOUS === (env.JWT_SECRET ?? DEV_JWT_SECRET))
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_PREVIOUS'], message: 'must differ from JWT_SECRET (it is the secret being rotated out)' });
+    if (env.AUDIT_CHECKPOINT_RETENTION_DAYS !== undefined && env.STORAGE !== 's3')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AUDIT_CHECKPOINT_RETENTION_DAYS'],
+        message: 'needs STORAGE=s3 (S3 Object Lock; the local store cannot lock a file)',
+      });
     if (env.S3_SSE_KMS_KEY_ID && env.S3_SSE !== 'aws:kms') ctx.addIssue({ code: 'custom', path: ['S3_SSE_KMS_KEY_ID'], message: 'needs S3_SSE=aws:kms' });
     if (env.DATABASE_LISTEN_URL && !env.DATABASE_URL)
       ctx.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'needs DATABASE_URL (the embedded database listens in-process)' });
