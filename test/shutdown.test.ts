@@ -58,6 +58,29 @@ function post(port: number, path: string, token: string, body: object) {
   return { sent, answer };
 }
 
+/** A WebSocket upgrade of /graphql on its own connection: the status of the answer that is not a 101, or the socket's error. */
+function upgrade(port: number): Promise<Answer> {
+  return new Promise((resolve) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      path: '/graphql',
+      agent: false,
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-protocol': 'graphql-transport-ws' },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, complete: res.complete, connection: res.headers.connection }));
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, complete: true, connection: res.headers.connection });
+    });
+    req.on('error', (err) => resolve({ error: String((err as NodeJS.ErrnoException).code ?? err.message) }));
+    req.end();
+  });
+}
+
 /**
  * A POST sent in two steps: its headers now (with `Expect: 100-continue`, so `received` resolves once
  * the server has taken the request up), its body when `finish()` is called. Its own connection.
@@ -230,7 +253,7 @@ describe('process lifecycle', () => {
   // Runs on the database migrated above. A load balancer keeps probing /readyz while an instance drains:
   // answers express sends synchronously must not meet the drain's own header handling (issue 22, finding 11).
   it(
-    'while draining answers health checks and other synchronous routes with Connection: close, completes the request in flight, and exits 0',
+    'while draining answers health checks, other synchronous routes and WebSocket upgrades with Connection: close, completes the request in flight, and exits 0',
     async () => {
       const server = startServer(dataDir);
       const port = (await server.logged((l) => typeof l.port === 'number')).port as number;
@@ -248,6 +271,8 @@ describe('process lifecycle', () => {
       // Sequential: each is answered while the request above still holds the drain open.
       const probes: Record<string, Answer> = {};
       for (const path of ['/readyz', '/healthz', '/no-such-route', '/api/v1/openapi.json']) probes[path] = await get(port, path);
+      // A subscription's socket is refused at once (the load balancer tries another instance), never left without an answer.
+      probes['upgrade /graphql'] = await upgrade(port);
       inFlight.finish();
 
       expect({ probes, inFlight: await inFlight.answer, exit: await server.exited }).toEqual({
@@ -256,6 +281,7 @@ describe('process lifecycle', () => {
           '/healthz': { status: 200, complete: true, connection: 'close' },
           '/no-such-route': { status: 404, complete: true, connection: 'close' },
           '/api/v1/openapi.json': { status: 200, complete: true, connection: 'close' },
+          'upgrade /graphql': { status: 503, complete: true, connection: 'close' },
         },
         inFlight: { status: 201, complete: true, connection: 'close' },
         exit: 0,

@@ -380,7 +380,8 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
       // Each socket's close handler removes it (the closing handshake, or ws's own 30 s timeout).
       while (connections.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       for (const conn of connections.values()) conn.socket.terminate();
-      server.off('upgrade', onUpgrade);
+      // onUpgrade stays: until the HTTP server closes, an upgrade is refused with 503 (`closing`)
+      // rather than left without an answer, which a load balancer would wait out before trying another instance.
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
