@@ -230,96 +230,99 @@ async function auditorCommand(publicKeys: KeyObject[], extra: string[] = []) {
   });
 }
 
-(onPostgres ? describe : describe.skip)('audit:verify --public-key, as an auditor with read-only access', () => {
-  beforeAll(async () => {
-    const database = new URL(databaseUrl!).pathname.slice(1);
-    await t.db.prisma.$executeRawUnsafe(`CREATE ROLE ${auditor.role} LOGIN PASSWORD '${auditor.password}'`);
-    await t.db.prisma.$executeRawUnsafe(`GRANT CONNECT ON DATABASE ${database} TO ${auditor.role}`);
-    await t.db.prisma.$executeRawUnsafe(`GRANT SELECT ON audit_events, audit_seals, audit_anchors TO ${auditor.role}`);
-  });
-
-  it('verifies the chain against the checkpoints and writes nothing (the role could not)', async () => {
-    const run = await auditorCommand([keyA.publicKey, keyB.publicKey]);
-    expect(run.out).toMatch(/^audit trail intact: \d+ events; head #\d+ [0-9a-f]{64}\nmatches \d+ signed checkpoints/);
-    expect(run.code).toBe(0);
-    await expect(t.db.prisma.$queryRawUnsafe(`SELECT has_table_privilege('${auditor.role}', 'audit_seals', 'INSERT') AS insert`)).resolves.toEqual([
-      { insert: false },
-    ]);
-  });
-});
-
-describe('a rewritten history', () => {
-  it('an event rewritten and every later seal recomputed, as a superuser would: the chain alone still verifies, the checkpoints name it', async () => {
-    const first = await t.services.audit.checkpoint();
-    await record(4);
-    const second = await t.services.audit.checkpoint();
-    await record(3);
-    await t.services.audit.seal();
-    expect((await auditorVerify([keyA.publicKey, keyB.publicKey])).code).toBe(0);
-
-    // The victim: between the two checkpoints.
-    const victimSeal = await t.db.prisma.auditSeal.findFirstOrThrow({ where: { seq: BigInt(first!.seq) + 2n } });
-    await asSuperuser(`UPDATE audit_events SET changes = '{"after":{"n":999}}'::jsonb WHERE id = ${victimSeal.eventId}`);
-    // …and the chain re-sealed from it to the head, with the public algorithm.
-    const seals = await t.db.prisma.auditSeal.findMany({ where: { seq: { gte: victimSeal.seq } }, orderBy: { seq: 'asc' } });
-    const events = new Map((await t.db.prisma.auditEvent.findMany({ where: { id: { in: seals.map((s) => s.eventId) } } })).map((e) => [e.id, e]));
-    let previous = (await t.db.prisma.auditSeal.findFirstOrThrow({ where: { seq: victimSeal.seq - 1n } })).hash;
-    const updates = seals.map((s) => {
-      previous = chainHash(previous, s.seq, events.get(s.eventId)!);
-      return `UPDATE audit_seals SET hash = '${previous}' WHERE seq = ${s.seq}`;
+// A role of its own needs a database server (the embedded PGlite has one user): PostgreSQL only.
+if (onPostgres) {
+  describe('audit:verify --public-key, as an auditor with read-only access', () => {
+    beforeAll(async () => {
+      const database = new URL(databaseUrl!).pathname.slice(1);
+      await t.db.prisma.$executeRawUnsafe(`CREATE ROLE ${auditor.role} LOGIN PASSWORD '${auditor.password}'`);
+      await t.db.prisma.$executeRawUnsafe(`GRANT CONNECT ON DATABASE ${database} TO ${auditor.role}`);
+      await t.db.prisma.$executeRawUnsafe(`GRANT SELECT ON audit_events, audit_seals, audit_anchors TO ${auditor.role}`);
     });
-    await asSuperuser(...updates);
 
-    const chainOnly = await chainOnlyVerify();
-    expect(chainOnly.code).toBe(0);
-    expect(chainOnly.text).toMatch(/^audit trail intact/);
-
-    const checked = await auditorVerify([keyA.publicKey, keyB.publicKey]);
-    expect(checked.code).toBe(1);
-    if (onPostgres) {
-      // The same from the auditor's command, read-only.
+    it('verifies the chain against the checkpoints and writes nothing (the role could not)', async () => {
       const run = await auditorCommand([keyA.publicKey, keyB.publicKey]);
-      expect(run.code).toBe(1);
-      expect(run.out.trim()).toBe(checked.text);
-    }
-    expect(checked.text).toContain(
-      `audit trail BROKEN at event ${second!.eventId}: event ${second!.eventId} no longer matches signed checkpoint #${second!.seq} (event ${second!.eventId}, signed ${second!.at} by key ${second!.keyId}): ` +
-        `the history up to it was rewritten and its seals recomputed; the change lies after checkpoint #${first!.seq} (event ${first!.eventId}, which still matches)`,
-    );
+      expect(run.out).toMatch(/^audit trail intact: \d+ events; head #\d+ [0-9a-f]{64}\nmatches \d+ signed checkpoints/);
+      expect(run.code).toBe(0);
+      await expect(t.db.prisma.$queryRawUnsafe(`SELECT has_table_privilege('${auditor.role}', 'audit_seals', 'INSERT') AS insert`)).resolves.toEqual([
+        { insert: false },
+      ]);
+    });
   });
 
-  it('events cut off the end, seals and all: the chain alone verifies, a checkpoint beyond its end does not', async () => {
-    const head = await t.db.prisma.auditSeal.findFirstOrThrow({ orderBy: { seq: 'desc' } });
-    const last = await t.services.audit.checkpoint();
-    expect(last?.seq).toBe(head.seq.toString());
-    // A store holding that checkpoint alone (the earlier ones would name the rewrite above first).
-    const store = await mkdtemp(path.join(dir, 'last-'));
-    await new LocalFileStorage(store).put(checkpointKey(head.seq), await readFile(path.join(storageDir, ...checkpointKey(head.seq).split('/'))));
-    await asSuperuser(`DELETE FROM audit_events WHERE id = ${head.eventId}`, `DELETE FROM audit_seals WHERE seq = ${head.seq}`);
-    expect((await chainOnlyVerify()).code).toBe(0);
-    const checked = await auditorVerify([keyA.publicKey, keyB.publicKey], store);
-    expect(checked.code).toBe(1);
-    expect(checked.text).toContain(`the chain ends at position ${head.seq - 1n}, but signed checkpoint #${head.seq} (event ${head.eventId}`);
-  });
-});
+  describe('a rewritten history', () => {
+    it('an event rewritten and every later seal recomputed, as a superuser would: the chain alone still verifies, the checkpoints name it', async () => {
+      const first = await t.services.audit.checkpoint();
+      await record(4);
+      const second = await t.services.audit.checkpoint();
+      await record(3);
+      await t.services.audit.seal();
+      expect((await auditorVerify([keyA.publicKey, keyB.publicKey])).code).toBe(0);
 
-describe('retention', () => {
-  it('checkpoints before the anchor are counted as covering removed events; one on the anchor is checked against its hash', async () => {
-    await record(2);
-    const store = await mkdtemp(path.join(dir, 'retention-'));
-    const signer = new AuditService(t.db.prisma, t.services.downloads, { storage: new LocalFileStorage(store), signingKey: keyA.privateKey });
-    const older = await signer.checkpoint();
-    await record(1);
-    const onAnchor = await signer.checkpoint();
-    await t.services.audit.prune(-1);
-    const anchor = await t.db.prisma.auditAnchor.findFirstOrThrow({ orderBy: { seq: 'desc' } });
-    expect(anchor.seq.toString()).toBe(onAnchor?.seq);
-    expect(BigInt(older!.seq)).toBeLessThan(anchor.seq);
-    await record(1);
-    await t.services.audit.seal();
-    const result = await auditorVerify([keyA.publicKey], store);
-    expect(result.code).toBe(0);
-    expect(result.text).toContain(`matches 1 signed checkpoints, the newest #${onAnchor?.seq}`);
-    expect(result.text).toContain('1 older ones cover events removed by retention; 1 events after the newest');
+      // The victim: between the two checkpoints.
+      const victimSeal = await t.db.prisma.auditSeal.findFirstOrThrow({ where: { seq: BigInt(first!.seq) + 2n } });
+      await asSuperuser(`UPDATE audit_events SET changes = '{"after":{"n":999}}'::jsonb WHERE id = ${victimSeal.eventId}`);
+      // …and the chain re-sealed from it to the head, with the public algorithm.
+      const seals = await t.db.prisma.auditSeal.findMany({ where: { seq: { gte: victimSeal.seq } }, orderBy: { seq: 'asc' } });
+      const events = new Map((await t.db.prisma.auditEvent.findMany({ where: { id: { in: seals.map((s) => s.eventId) } } })).map((e) => [e.id, e]));
+      let previous = (await t.db.prisma.auditSeal.findFirstOrThrow({ where: { seq: victimSeal.seq - 1n } })).hash;
+      const updates = seals.map((s) => {
+        previous = chainHash(previous, s.seq, events.get(s.eventId)!);
+        return `UPDATE audit_seals SET hash = '${previous}' WHERE seq = ${s.seq}`;
+      });
+      await asSuperuser(...updates);
+
+      const chainOnly = await chainOnlyVerify();
+      expect(chainOnly.code).toBe(0);
+      expect(chainOnly.text).toMatch(/^audit trail intact/);
+
+      const checked = await auditorVerify([keyA.publicKey, keyB.publicKey]);
+      expect(checked.code).toBe(1);
+      if (onPostgres) {
+        // The same from the auditor's command, read-only.
+        const run = await auditorCommand([keyA.publicKey, keyB.publicKey]);
+        expect(run.code).toBe(1);
+        expect(run.out.trim()).toBe(checked.text);
+      }
+      expect(checked.text).toContain(
+        `audit trail BROKEN at event ${second!.eventId}: event ${second!.eventId} no longer matches signed checkpoint #${second!.seq} (event ${second!.eventId}, signed ${second!.at} by key ${second!.keyId}): ` +
+          `the history up to it was rewritten and its seals recomputed; the change lies after checkpoint #${first!.seq} (event ${first!.eventId}, which still matches)`,
+      );
+    });
+
+    it('events cut off the end, seals and all: the chain alone verifies, a checkpoint beyond its end does not', async () => {
+      const head = await t.db.prisma.auditSeal.findFirstOrThrow({ orderBy: { seq: 'desc' } });
+      const last = await t.services.audit.checkpoint();
+      expect(last?.seq).toBe(head.seq.toString());
+      // A store holding that checkpoint alone (the earlier ones would name the rewrite above first).
+      const store = await mkdtemp(path.join(dir, 'last-'));
+      await new LocalFileStorage(store).put(checkpointKey(head.seq), await readFile(path.join(storageDir, ...checkpointKey(head.seq).split('/'))));
+      await asSuperuser(`DELETE FROM audit_events WHERE id = ${head.eventId}`, `DELETE FROM audit_seals WHERE seq = ${head.seq}`);
+      expect((await chainOnlyVerify()).code).toBe(0);
+      const checked = await auditorVerify([keyA.publicKey, keyB.publicKey], store);
+      expect(checked.code).toBe(1);
+      expect(checked.text).toContain(`the chain ends at position ${head.seq - 1n}, but signed checkpoint #${head.seq} (event ${head.eventId}`);
+    });
   });
-});
+
+  describe('retention', () => {
+    it('checkpoints before the anchor are counted as covering removed events; one on the anchor is checked against its hash', async () => {
+      await record(2);
+      const store = await mkdtemp(path.join(dir, 'retention-'));
+      const signer = new AuditService(t.db.prisma, t.services.downloads, { storage: new LocalFileStorage(store), signingKey: keyA.privateKey });
+      const older = await signer.checkpoint();
+      await record(1);
+      const onAnchor = await signer.checkpoint();
+      await t.services.audit.prune(-1);
+      const anchor = await t.db.prisma.auditAnchor.findFirstOrThrow({ orderBy: { seq: 'desc' } });
+      expect(anchor.seq.toString()).toBe(onAnchor?.seq);
+      expect(BigInt(older!.seq)).toBeLessThan(anchor.seq);
+      await record(1);
+      await t.services.audit.seal();
+      const result = await auditorVerify([keyA.publicKey], store);
+      expect(result.code).toBe(0);
+      expect(result.text).toContain(`matches 1 signed checkpoints, the newest #${onAnchor?.seq}`);
+      expect(result.text).toContain('1 older ones cover events removed by retention; 1 events after the newest');
+    });
+  });
+}
