@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY "distributions_status_created_at_id_distributed_at_idx";

@@ -1,0 +1,1 @@
+CREATE INDEX CONCURRENTLY "distributions_investor_id_cadence_idx" ON "distributions"("investor_id", "cadence");
