@@ -5,11 +5,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { DEMO_EMAILS, DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
-import { BEFORE_CADENCE, buildRelease, startRelease, type ReleaseProcess } from './support/previous-release';
+import { buildRelease, startRelease, type ReleaseProcess } from '../scripts/release';
+import { readRelease } from '../scripts/contract';
 import { COUNT_MISMATCHES, TOTAL_MISMATCHES } from './support/distribution-counts';
 import { decodeDistribution } from './support/seed-decoders';
 import { fromRoot } from '../src/platform/paths';
 import { budget } from './support/time-budget';
+
+/** The release before distributions had a cadence and a scheduled date (releases/0.1.0). */
+const BEFORE_CADENCE = readRelease(fromRoot(), '0.1.0').commit;
 
 describe('the release before distribution cadences', () => {
   it('is an ancestor of this commit (the clone has the history this file names)', () => {

@@ -43,11 +43,12 @@ export function ensureNginx(): string {
  * The load balancer's configuration: round-robin over `upstreams`, the client's address passed on in
  * X-Forwarded-For. WebSockets (subscriptions on /graphql) need HTTP/1.1 to the upstream and the
  * Upgrade and Connection headers passed on (hop-by-hop headers, which a proxy drops unless told);
- * the gateway's 12 s pings keep an idle socket inside proxy_read_timeout. Retries are nginx's defaults, spelled out: a request goes to the next instance
- * after a connection error or timeout, but a POST (non-idempotent) only when it was never sent to
- * the failed instance (`non_idempotent` is deliberately absent) — a write is never done twice.
+ * the gateway's 12 s pings keep an idle socket inside proxy_read_timeout. A request goes to the next
+ * instance after a connection error, a timeout or a 503 (an instance shutting down refuses
+ * WebSocket upgrades so), but a POST (non-idempotent) only when it was never sent to the failed
+ * instance (`non_idempotent` is deliberately absent) — a write is never done twice.
  */
-export function nginxConfig(dir: string, listenPort: number, upstreams: number[]): string {
+export function nginxConfig(dir: string, listenPort: number, upstreams: number[], health = 'max_fails=1 fail_timeout=30s'): string {
   const temp = (name: string) => path.join(dir, name);
   return `
 daemon off;
@@ -55,6 +56,9 @@ master_process on;
 worker_processes 1;
 pid ${temp('nginx.pid')};
 error_log stderr warn;
+# After a reload the old workers keep the WebSockets they carry until the gateway closes them (1001
+# when it drains), for a minute at most.
+worker_shutdown_timeout 60s;
 ${process.getuid?.() === 0 ? 'user root;' : ''}
 events { worker_connections 1024; }
 http {
@@ -70,7 +74,7 @@ http {
     '' close;
   }
   upstream gateways {
-${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`).join('\n')}
+${upstreams.map((p) => `    server 127.0.0.1:${p} ${health};`).join('\n')}
   }
   server {
     listen 127.0.0.1:${listenPort};
@@ -81,8 +85,8 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`
       proxy_http_version 1.1;
       proxy_set_header Upgrade $http_upgrade;
       proxy_set_header Connection $connection_upgrade;
-      proxy_next_upstream error timeout;
-      proxy_next_upstream_tries 3;
+      proxy_next_upstream error timeout http_503;
+      proxy_next_upstream_tries ${upstreams.length};
       proxy_connect_timeout 2s;
       proxy_read_timeout 60s;
     }
@@ -92,7 +96,7 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`
 }
 
 /** Writes the configuration into a fresh temporary directory; answers the directory and the file. */
-export function writeNginxConfig(listenPort: number, upstreams: number[]): { dir: string; file: string } {
+export function writeNginxConfig(listenPort: number, upstreams: number[], health?: string): { dir: string; file: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cluster-nginx-'));
   // nginx's workers may run as another user: they write request bodies under these directories.
   chmodSync(dir, 0o755);
@@ -101,14 +105,18 @@ export function writeNginxConfig(listenPort: number, upstreams: number[]): { dir
     chmodSync(path.join(dir, sub), 0o777);
   }
   const file = path.join(dir, 'nginx.conf');
-  writeFileSync(file, nginxConfig(dir, listenPort, upstreams));
+  writeFileSync(file, nginxConfig(dir, listenPort, upstreams, health));
   return { dir, file };
 }
 
-/** nginx in the foreground as a child process on `upstreams`; resolves once it answers on its port. */
-export async function startNginx(binary: string, upstreams: number[]) {
+/**
+ * nginx in the foreground as a child process on `upstreams`; resolves once it answers on its port.
+ * `health`: each upstream's passive health check (nginx's `server` parameters): by default one that
+ * refuses a connection or answers 503 is left out for 30 s, the request going on to the next.
+ */
+export async function startNginx(binary: string, upstreams: number[], health?: string) {
   const port = await freePort();
-  const { dir, file } = writeNginxConfig(port, upstreams);
+  const { dir, file } = writeNginxConfig(port, upstreams, health);
   const child = spawn(binary, ['-e', 'stderr', '-p', dir, '-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -127,8 +135,14 @@ export async function startNginx(binary: string, upstreams: number[]) {
     port,
     url: `http://127.0.0.1:${port}`,
     stderr: () => stderr,
+    /** New upstreams, as an active health check sets them: nginx re-reads its file on SIGHUP (old workers finish what they serve). */
+    reload(next: number[]) {
+      writeFileSync(file, nginxConfig(dir, port, next, health));
+      child.kill('SIGHUP');
+    },
     async stop() {
-      if (child.exitCode === null) child.kill('SIGQUIT');
+      // Fast shutdown: a test's balancer goes with the test, open connections and all.
+      if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
       rmSync(dir, { recursive: true, force: true });
     },

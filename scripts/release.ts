@@ -2,18 +2,18 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fromRoot } from '../../src/platform/paths';
+import { fromRoot } from '../src/platform/paths';
 
 /**
- * The release before distributions had a cadence and a scheduled date: the commit the
- * distribution_cadence migration must keep serving correctly while both run side by side.
+ * Previous releases as processes, for the checks that run one beside the working tree on one
+ * database (test/previous-release.test.ts, `npm run check:upgrade`).
  */
-export const BEFORE_CADENCE = '9f6741bb70e64fd0094831e107b8dc38aa369321';
 
 /**
- * Checks `commit` out into a fresh folder and builds it as its own `npm run build` does, on this
- * checkout's installed packages (hard links: the lock file is the same) and with its own Prisma
- * client generated from its own schema. Returns the folder; `remove()` deletes it.
+ * Checks `commit` out into a fresh folder and builds it as its own `npm run build` does, with its own
+ * Prisma client generated from its own schema, on this checkout's installed packages (hard links;
+ * a release whose dependencies differ in version from this checkout's would need an install of its
+ * own). Returns the folder; `remove()` deletes it.
  */
 export function buildRelease(commit: string): { dir: string; remove: () => void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), `gateway-release-${commit.slice(0, 7)}-`));
@@ -40,6 +40,8 @@ export function buildRelease(commit: string): { dir: string; remove: () => void 
 
 export interface ReleaseProcess {
   child: ChildProcess;
+  /** The exit code, once the process has ended. */
+  exited: Promise<number | null>;
   /** Base URL once it listens. */
   url: string;
   log: () => string;
@@ -67,12 +69,13 @@ async function until<T>(probe: () => T | Promise<T>, child: ChildProcess, deadli
 }
 
 /**
- * Starts a built release's gateway with `env` (its log at info or finer: the port is read from it)
- * and waits until /readyz answers 200, for at most `withinMs`. A start that fails stops the process.
+ * Starts a release's gateway (`argv` in `dir`: a built release's dist/src/main.js by default) with
+ * `env` (its log at info or finer: the port is read from it) and waits until /readyz answers 200,
+ * for at most `withinMs`. A start that fails stops the process.
  */
-export async function startRelease(dir: string, env: Record<string, string>, withinMs: number): Promise<ReleaseProcess> {
+export async function startRelease(dir: string, env: Record<string, string>, withinMs: number, argv = ['dist/src/main.js']): Promise<ReleaseProcess> {
   const deadline = Date.now() + withinMs;
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  const child = spawn(process.execPath, argv, {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -82,7 +85,7 @@ export async function startRelease(dir: string, env: Record<string, string>, wit
   child.stdout?.on('data', (d) => (text += d));
   child.stderr?.on('data', (d) => (text += d));
   child.on('error', (err) => (text += `\nspawn error: ${err.message}`));
-  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
@@ -96,7 +99,7 @@ export async function startRelease(dir: string, env: Record<string, string>, wit
         () => false,
       );
     await until(ready, child, deadline, 'ready', log);
-    return { child, url, log, stop };
+    return { child, exited, url, log, stop };
   } catch (err) {
     await stop();
     throw err;
