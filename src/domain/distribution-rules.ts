@@ -30,9 +30,6 @@ const DAY_MS = 86_400_000;
 /** A UTC date (00:00 UTC) as its day number since the epoch. */
 const dayOf = (date: Date) => Math.floor(date.getTime() / DAY_MS);
 
-/** The UTC day of an instant, at 00:00 UTC: what a Date column holds. */
-export const utcDay = (at: Date) => new Date(dayOf(at) * DAY_MS);
-
 /** How far ahead a payment may be scheduled: two years of days, a leap day included. */
 export const MAX_SCHEDULE_DAYS = 731;
 
