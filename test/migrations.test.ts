@@ -153,16 +153,13 @@ if (serverUrl) {
       const db = await openDatabase({ databaseUrl: url, poolSize: 1 });
       let waited = false;
       const migrating = migrateDatabase(db, () => void (waited = true));
-      // Bounded poll until the migrator's own session is queued on the lock.
-      const waiting = async () =>
-        (
-          await holder.query(
-            `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory' AND NOT l.granted AND a.application_name = 'gateway-migration-lock'`,
-          )
-        ).rows[0].n;
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline && (await waiting()) === 0;) await new Promise((r) => setImmediate(r));
-      expect(await waiting()).toBe(1);
+      // Bounded poll until the migrator has found the lock taken: it then asks again on its own
+      // session, between statements (never queued in one, which would hold a snapshot).
+      const sessions = async () =>
+        (await holder.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'gateway-migration-lock'`)).rows[0].n;
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline && !waited;) await new Promise((r) => setTimeout(r, 10));
       expect(waited).toBe(true);
+      expect(await sessions()).toBe(1);
       expect((await holder.query(`SELECT to_regclass('_prisma_migrations') AS t`)).rows[0].t).toBeNull();
       await holder.end(); // the session ends, the lock goes with it
       expect(await migrating).toEqual(migrationNames());

@@ -157,6 +157,8 @@ export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAda
 
 /** The advisory lock every migrator (the migrate job, an instance migrating at start) takes first. */
 export const MIGRATION_LOCK = 'investment-gateway:migrations';
+/** How often a migrator waiting for the lock asks for it again. */
+const MIGRATION_LOCK_POLL_MS = 250;
 
 /**
  * Runs `work` holding a PostgreSQL advisory lock on a dedicated connection, so migrate jobs and
@@ -173,10 +175,14 @@ export async function withMigrationLock<T>(db: Database, work: () => Promise<T>,
   client.on('error', (err) => (lost ??= err));
   await client.connect();
   try {
-    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [MIGRATION_LOCK]);
-    if (!rows[0].locked) {
+    // Polled, never waited for in one statement: a session blocked in pg_advisory_lock holds its
+    // statement's snapshot, and a CREATE INDEX CONCURRENTLY that the holder runs waits for every
+    // older snapshot to go — the two would wait for each other for ever.
+    const tryLock = async () =>
+      (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [MIGRATION_LOCK])).rows[0].locked;
+    if (!(await tryLock())) {
       onWait?.();
-      await client.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
+      while (!(await tryLock())) await new Promise((resolve) => setTimeout(resolve, MIGRATION_LOCK_POLL_MS));
     }
     const result = await work();
     if (lost) throw lost; // the lock went with its session: the run was not the only one it claims to be
