@@ -4,6 +4,7 @@ import { routeTable } from '../src/rest/routes';
 import type { Response } from 'supertest';
 import { checkContract } from './support/contract';
 import { startTestGateway, type TestGateway } from './support/harness';
+import { DISTRIBUTION_KEYS } from './support/seed-decoders';
 
 /** An answer as supertest hands it over, for checking the contract checker itself. */
 const answer = (method: string, path: string, status: number, body: unknown, type = 'application/json') =>
@@ -37,19 +38,7 @@ describe('OpenAPI document', () => {
       expect.arrayContaining(['page', 'per_page', 'status', 'unit_id', 'period', 'from', 'to']),
     );
     const item = list.responses['200'].content['application/json'].schema.properties.data.items;
-    expect(Object.keys(item.properties)).toEqual([
-      'id',
-      'unit_id',
-      'unit_name',
-      'period',
-      'type',
-      'gross_amount',
-      'net_amount',
-      'fees',
-      'status',
-      'distributed_at',
-      'created_at',
-    ]);
+    expect(Object.keys(item.properties)).toEqual(DISTRIBUTION_KEYS);
     const withdrawals = doc.paths['/withdrawals/requests'];
     expect(withdrawals.get.responses['200'].content['application/json'].schema.properties).not.toHaveProperty('links');
     expect(withdrawals.post.requestBody.content['application/json'].schema.required.sort()).toEqual(['ownership_percentage', 'reason', 'unit_id']);

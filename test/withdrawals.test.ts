@@ -1,5 +1,6 @@
 import { Prisma } from '../src/generated/prisma/client';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
+import { WITHDRAWAL_KEYS } from './support/seed-decoders';
 
 let t: TestGateway;
 let token: string;
@@ -30,19 +31,7 @@ describe('GET /api/v1/withdrawals/requests', () => {
     expect(Object.keys(res.body.meta)).toEqual(['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total']);
     const expected = await t.db.prisma.withdrawalRequest.findMany({ where: { investorId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 15 });
     expect(res.body.data.map((w: { id: number }) => w.id)).toEqual(expected.map((w) => w.id));
-    expect(Object.keys(res.body.data[0])).toEqual([
-      'id',
-      'unit_id',
-      'investor_id',
-      'ownership_percentage',
-      'invested_amount',
-      'reason',
-      'status',
-      'rejection_reason',
-      'created_at',
-      'updated_at',
-      'unit',
-    ]);
+    expect(Object.keys(res.body.data[0])).toEqual(WITHDRAWAL_KEYS);
     expect(Object.keys(res.body.data[0].unit)).toEqual(['id', 'code', 'name']);
     expect(res.body.data.every((w: { investor_id: number }) => w.investor_id === investorId)).toBe(true);
   });

@@ -33,7 +33,8 @@ const stringOrNull = (o: Json, f: string, w: string) => check(typeof o[f] === 's
 const timestamp = (o: Json, f: string, w: string) => check(typeof o[f] === 'string' && TIMESTAMP.test(o[f]), w, f, o[f], 'an ISO 8601 timestamp with offset');
 const boolean = (o: Json, f: string, w: string) => check(typeof o[f] === 'boolean', w, f, o[f], 'a boolean');
 
-export const DISTRIBUTION_KEYS = [
+/** The seed's Distribution fields, in its table's order (the REST face answers them so). */
+export const DISTRIBUTION_KEYS: string[] = [
   'id',
   'unit_id',
   'unit_name',
@@ -45,7 +46,7 @@ export const DISTRIBUTION_KEYS = [
   'status',
   'distributed_at',
   'created_at',
-] as const;
+];
 
 export interface SeedDistribution {
   id: number;
@@ -72,7 +73,8 @@ export function decodeDistribution(value: unknown, where = 'distribution'): Seed
   return o as unknown as SeedDistribution;
 }
 
-export const WITHDRAWAL_KEYS = [
+/** The seed's WithdrawalRequest list item fields, in its table's order. */
+export const WITHDRAWAL_KEYS: string[] = [
   'id',
   'unit_id',
   'investor_id',
@@ -84,7 +86,7 @@ export const WITHDRAWAL_KEYS = [
   'created_at',
   'updated_at',
   'unit',
-] as const;
+];
 
 /** The seed's WithdrawalRequest list item: `rejection_reason` may be null; `unit` is exactly id, code, name. */
 export function decodeWithdrawalRequest(value: unknown, where = 'withdrawal request'): Json {
