@@ -31,13 +31,24 @@ function oldSpaceUsed(): number {
   return getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')!.space_used_size;
 }
 
-async function oldSpaceGrowth(run: (i: number) => unknown): Promise<number> {
+async function oneRound(run: (i: number) => unknown): Promise<number> {
   gc();
   gc();
   const before = oldSpaceUsed();
   for (let i = 0; i < PAYLOADS; i++) await run(i);
   for (let i = 0; i < 3; i++) gc({ type: 'minor' });
   return oldSpaceUsed() - before;
+}
+
+/**
+ * The least growth of three rounds: what the runtime promotes of its own now and then (a round of
+ * 115–170 kB, once in a few runs over 320 kB) only adds, while payloads a closure keeps promote in
+ * every round (1.6–1.9 MB).
+ */
+async function oldSpaceGrowth(run: (i: number) => unknown): Promise<number> {
+  const rounds: number[] = [];
+  for (let r = 0; r < 3; r++) rounds.push(await oneRound(run));
+  return Math.min(...rounds);
 }
 
 test("a Prisma call's arguments do not outlive the call into the old generation", async () => {
