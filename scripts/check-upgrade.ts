@@ -41,11 +41,13 @@ import { DEMO_EMAILS, DEMO_PASSWORD } from '../src/db/seed';
 import { ContractError, readRelease } from './contract';
 import { buildRelease, startRelease, type ReleaseProcess } from './release';
 import { ensureNginx, startNginx } from '../test/support/nginx';
+import { budget } from '../test/support/time-budget';
 
 const JWT_SECRET = 'check-upgrade-secret-0123456789abcdef-0123456789';
 /** How long each phase lets traffic run on its own (a few hundred requests each). */
 const PHASE_MS = 3000;
-const START_MS = 120_000;
+/** How long an instance may take to start (and the balancer to see it), scaled to the machine's load as the tests' bounds are. */
+const START_MS = budget(120_000);
 /** SHUTDOWN_GRACE_MS + SHUTDOWN_TIMEOUT_MS (30 s) with room: an instance still running after SIGTERM is a failure. */
 const DRAIN_MS = 45_000;
 /** Each traffic worker's pause between requests. */
@@ -282,10 +284,10 @@ function healthCheck(lb: { reload(ports: number[]): void }, instances: () => Rel
     }
   })();
   return {
-    /** Resolves once the balancer's upstreams are exactly `ps` (a minute at most). */
+    /** Resolves once the balancer's upstreams are exactly `ps` (as long as an instance may take to start, at most). */
     async until(ps: ReleaseProcess[]) {
       const want = ps.map(port).sort().join(',');
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + START_MS;
       while (current !== want) {
         if (Date.now() > deadline) throw new Error(`the balancer's upstreams stayed ${current}, not ${want}`);
         await pause(50);
