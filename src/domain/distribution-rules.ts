@@ -25,7 +25,8 @@ export const CADENCE_LABEL: Record<DistributionCadence, string> = {
 /** "Monthly rental income": a distribution's name in the ledger, in notifications and in conflicts. */
 export const distributionName = (cadence: DistributionCadence, kind: DistributionType) => `${CADENCE_LABEL[cadence]} ${PROFIT_KIND_LABEL[kind].toLowerCase()}`;
 
-const DAY_MS = 86_400_000;
+/** A UTC day in milliseconds: dates here are whole UTC days. */
+export const DAY_MS = 86_400_000;
 
 /** A UTC date (00:00 UTC) as its day number since the epoch. */
 const dayOf = (date: Date) => Math.floor(date.getTime() / DAY_MS);

@@ -9,7 +9,7 @@ import { pageQuery, pageWindow, paginate, type Page } from './pagination';
 import { ownerScope } from './access';
 import { dec, type DecimalInput } from '../domain/money';
 import { fanOut, isPayable } from '../domain/money-rules';
-import { defaultScheduledFor, distributionName, isSchedulable, MAX_SCHEDULE_DAYS, paymentDate } from '../domain/distribution-rules';
+import { DAY_MS, defaultScheduledFor, distributionName, isSchedulable, MAX_SCHEDULE_DAYS, paymentDate } from '../domain/distribution-rules';
 import { notify, type Money } from './notification.service';
 import { DISTRIBUTION, assertTransition, assertUpdated } from './state-machine';
 import { dayRange, listWhere } from './listing';
@@ -115,7 +115,6 @@ interface PageRow {
 /** Where a staff list's total is kept in distribution_totals (migrations distribution_totals, distribution_cadence). */
 type TotalSource = { key: string } | { status: DistributionStatus | null; gte?: Date; lt?: Date } | null;
 
-const DAY_MS = 86_400_000;
 const isUtcMidnight = (d: Date | undefined) => d === undefined || d.getTime() % DAY_MS === 0;
 
 /**
