@@ -54,15 +54,30 @@ export function templateKey(seed: object): string {
 
 export const cachedTemplate = (key: string) => path.join(TEMPLATE_CACHE_DIR, `${key}.tar`);
 
-/** Stores the tarball under its key (written aside, then renamed: a concurrent run never reads half a file) and drops older keys. */
+/**
+ * How many templates are kept. More than one: runs from different working states (a branch, a seed
+ * being edited) share this directory, and a run reads its template for each test file it starts, so
+ * dropping every other key removed the template under a run still going.
+ */
+export const TEMPLATES_KEPT = 4;
+
+/** Stores the tarball under its key (written aside, then renamed: a concurrent run never reads half a file) and drops all but the newest `TEMPLATES_KEPT`. */
 export async function storeTemplate(key: string, tarball: Uint8Array): Promise<string> {
   await mkdir(TEMPLATE_CACHE_DIR, { recursive: true });
   const target = cachedTemplate(key);
   const partial = `${target}.${process.pid}.partial`;
   await writeFile(partial, tarball);
   await rename(partial, target);
-  for (const name of await readdir(TEMPLATE_CACHE_DIR)) {
-    if (name !== path.basename(target) && name.endsWith('.tar')) await rm(path.join(TEMPLATE_CACHE_DIR, name), { force: true });
-  }
+  const kept = (await readdir(TEMPLATE_CACHE_DIR))
+    .filter((name) => name.endsWith('.tar'))
+    .flatMap((name) => {
+      try {
+        return [{ name, mtime: statSync(path.join(TEMPLATE_CACHE_DIR, name)).mtimeMs }];
+      } catch {
+        return []; // removed meanwhile by another run
+      }
+    })
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { name } of kept.slice(TEMPLATES_KEPT)) await rm(path.join(TEMPLATE_CACHE_DIR, name), { force: true });
   return target;
 }
