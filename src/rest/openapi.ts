@@ -8,6 +8,7 @@ import {
   getNamedType,
   typeFromAST,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLInputType,
   type GraphQLOutputType,
@@ -100,13 +101,13 @@ function outputSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | 
 
 const MARK = '\u0000openapi:';
 
-interface Recorded {
+export interface Recorded {
   query: Array<{ name: string; schema: Json; required: boolean }>;
   body: Json | null;
 }
 
 /** Runs a row's `variables` mapping on recording stand-ins and types what it read. */
-function record(schema: GraphQLSchema, op: OperationDefinitionNode, r: RestRoute<unknown>): Recorded {
+export function record(schema: GraphQLSchema, op: OperationDefinitionNode, r: RestRoute<unknown>): Recorded {
   const out: Recorded = { query: [], body: null };
   if (!r.variables) return out;
   const query = new Proxy({}, { get: (_t, key) => (typeof key === 'string' ? `${MARK}query:${key}` : undefined) });
@@ -301,6 +302,186 @@ const tagOf = (path: string) =>
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join(' ');
 
+/** What a row runs: its operation, the document's fragments, the root type and the operation's top-level field. */
+export interface RouteOperation {
+  op: OperationDefinitionNode;
+  fragments: Record<string, FragmentDefinitionNode>;
+  root: GraphQLObjectType;
+  field: FieldNode;
+}
+
+/** The operation a row names; null when its first selection is not a field (there is no answer to document). */
+export function routeOperation(schema: GraphQLSchema, operations: Map<string, DocumentNode>, r: RestRoute<unknown>): RouteOperation | null {
+  const document = present(operations.get(r.operation), r.operation);
+  const op = present(
+    document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION),
+    r.operation,
+  );
+  const fragments = Object.fromEntries(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  const root = present(op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType(), op.operation);
+  const field = op.selectionSet.selections[0];
+  return field.kind === Kind.FIELD ? { op, fragments, root, field } : null;
+}
+
+/** The success envelope's properties in the contract's order: `success`, `data` typed from the selection, the paginator's `links` and `meta`, `message`. */
+export function envelopeProperties(r: RestRoute<unknown>, { root, field, fragments }: RouteOperation): Json {
+  const envelope = r.envelope ?? 'item';
+  const fieldType = root.getFields()[field.name.value].type;
+  let data: Json;
+  if (r.emptyData) data = { type: 'array', maxItems: 0, items: {} };
+  else if (envelope === 'item') data = outputSchema(fieldType, field.selectionSet, fragments);
+  else {
+    // A page: `data` is its items, the rest goes to `meta`.
+    const items = field.selectionSet?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'items');
+    const pageType = getNamedType(fieldType) as GraphQLObjectType;
+    data = outputSchema(pageType.getFields().items.type, items?.kind === Kind.FIELD ? items.selectionSet : undefined, fragments);
+  }
+  const properties: Json = { success: { const: true }, data };
+  if (envelope === 'paginated') properties.links = { $ref: '#/components/schemas/PaginationLinks' };
+  if (envelope !== 'item') properties.meta = { $ref: '#/components/schemas/PaginationMeta' };
+  if (r.message) properties.message = { type: 'string', example: r.message };
+  return properties;
+}
+
+/** A POST of a mutation marked `@Idempotent()` takes an Idempotency-Key. */
+export const takesIdempotencyKey = (r: RestRoute<unknown>, { op, root, field }: RouteOperation): boolean =>
+  r.method === 'POST' && op.operation === 'mutation' && isIdempotentField(root.getFields()[field.name.value]);
+
+const PAGE_PARAMETER = {
+  name: 'page',
+  in: 'query',
+  description: 'Default 1; anything but an integer ≥ 1 means 1; past the end gives an empty page.',
+  schema: { type: 'integer' },
+};
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+  description:
+    'Optional; 1..255 printable ASCII, scoped to the user. A retry with the same key and body replays the first answer for 24 h (header `Idempotent-Replayed: true`); another body is 422 (`errors.idempotency_key`); while the first still runs, 409.',
+};
+
+/** A row's parameters by where they are, in the document's order: path ids, `page`, the query fields its mapping reads, headers. */
+export interface RouteParameters {
+  path: Json[];
+  page: Json[];
+  query: Json[];
+  header: Json[];
+}
+
+/** `per_page` carries its bounds and default, which the operation's `Int` does not say. */
+export function routeParameters(r: RestRoute<unknown>, recorded: Recorded, idempotent: boolean): RouteParameters {
+  return {
+    path: [...r.path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      description: 'The id; anything but a positive integer names no resource (404).',
+      schema: { type: 'integer', minimum: 1 },
+    })),
+    page: (r.envelope ?? 'item') === 'item' ? [] : [PAGE_PARAMETER],
+    query: recorded.query.map((q) => ({
+      name: q.name,
+      in: 'query',
+      required: q.required,
+      schema: q.name === 'per_page' ? { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE } : q.schema,
+    })),
+    header: idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [],
+  };
+}
+
+type CapturedExamples = OpenApiExamples['operations'][string];
+/** The errors a row may describe itself (RestRoute.errors). */
+type DeclaredStatus = keyof NonNullable<RestRoute<unknown>['errors']>;
+
+/** The answers of a row that succeeded: its status and those its outcome may choose, each an envelope or a file. */
+export function successResponses(r: RestRoute<unknown>, envelope: Json, captured: CapturedExamples): Json {
+  const headers: Json = {
+    ...(r.noStore ? { 'Cache-Control': { description: 'Token answers are never cached.', schema: { type: 'string', const: 'no-store' } } } : {}),
+    ...(r.deprecated ? deprecationHeaders(r.deprecated) : {}),
+  };
+  const success = (status: number): Json =>
+    r.download
+      ? { description: 'The file, as an attachment.', headers: { ...ATTACHMENT, ...headers }, content: fileContent(r.download, captured.responses[status]) }
+      : {
+          description: r.message ?? 'Success.',
+          ...(Object.keys(headers).length ? { headers } : {}),
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: envelope, required: Object.keys(envelope) },
+              ...(status in captured.responses ? { example: captured.responses[status] } : {}),
+            },
+          },
+        };
+  return Object.fromEntries([r.status ?? 200, ...(r.outcomeStatuses ?? [])].sort().map((status) => [status, success(status)]));
+}
+
+/** The error statuses a row can answer, from what it reads, who may call it and the errors it declares. */
+export function applicableErrors(r: RestRoute<unknown>, parameters: RouteParameters, hasBody: boolean, idempotent: boolean): number[] {
+  const sendsBody = r.method !== 'GET';
+  const candidates: Array<[number, boolean]> = [
+    [400, sendsBody],
+    [401, r.auth !== 'guest' || r.errors?.[401] !== undefined],
+    [403, r.auth !== 'guest'],
+    // A path id, or a staff filter `investor_id`, may name nothing (or another investor's row).
+    [404, parameters.path.length > 0 || parameters.query.some((q) => q.name === 'investor_id') || r.errors?.[404] !== undefined],
+    [409, idempotent || r.errors?.[409] !== undefined],
+    [413, sendsBody],
+    [415, true], // the router refuses a body of another type on every route, GETs included
+    [422, parameters.query.length > 0 || hasBody || idempotent],
+    [429, r.rateLimited === true],
+    [500, true],
+    [503, true],
+  ];
+  return candidates.filter(([, applies]) => applies).map(([status]) => status);
+}
+
+/** Each error answer: the shared response, or the row's own description of its 401, 404 or 409 with the captured example. */
+export function errorResponses(r: RestRoute<unknown>, statuses: number[], captured: CapturedExamples, examples: OpenApiExamples): Json {
+  const specific = (status: DeclaredStatus) => ({
+    description: present(r.errors?.[status], `${r.operation}: the ${status} it declares`),
+    ...(ERRORS[status].headers ? { headers: ERRORS[status].headers } : {}),
+    content: errorContent(captured.responses[status] ?? examples.errors[status]),
+  });
+  return Object.fromEntries(statuses.map((status) => [status, r.errors?.[status as DeclaredStatus] ? specific(status as DeclaredStatus) : errorRef(status)]));
+}
+
+/** The description: the row's own, with its 409's condition and, when deprecated, the dates and where the replacement is. */
+function operationDescription(r: RestRoute<unknown>): string {
+  const description = r.errors?.[409] ? `${r.description} Conflict (409) when ${r.errors[409]}.` : r.description;
+  if (!r.deprecated) return description;
+  const { since, sunset, changelog } = r.deprecated;
+  return `${description} Deprecated since ${since}: answers until at least ${sunset} (\`Sunset\`); the replacement is in the changelog entry (${changelog}).`;
+}
+
+/** One row's OpenAPI operation: what it is, who may call it, what it reads and every answer it can give. */
+export function routeOperationObject(schema: GraphQLSchema, r: RestRoute<unknown>, operation: RouteOperation, examples: OpenApiExamples): Json {
+  const captured = examples.operations[routeKey(r)] ?? { responses: {} };
+  const recorded = record(schema, operation.op, r);
+  const idempotent = takesIdempotencyKey(r, operation);
+  const grouped = routeParameters(r, recorded, idempotent);
+  const parameters = [...grouped.path, ...grouped.page, ...grouped.query, ...grouped.header];
+  return {
+    tags: [tagOf(r.path)],
+    summary: r.summary,
+    operationId: r.operationId ?? r.operation,
+    description: operationDescription(r),
+    ...(r.deprecated ? { deprecated: true } : {}),
+    security: r.auth === 'guest' ? [] : [{ bearer: [] }],
+    ...(parameters.length ? { parameters } : {}),
+    ...(recorded.body ? { requestBody: { required: true, content: requestContent(r, recorded.body, captured.request) } } : {}),
+    responses: {
+      ...successResponses(r, envelopeProperties(r, operation), captured),
+      ...errorResponses(r, applicableErrors(r, grouped, recorded.body !== null, idempotent), captured, examples),
+    },
+  };
+}
+
+/** The document: one operation per row (the path's `:id` as `{id}`), the download link's, the tags in first use, the shared components. */
 export function buildOpenApi(
   schema: GraphQLSchema,
   operations: Map<string, DocumentNode>,
@@ -309,138 +490,11 @@ export function buildOpenApi(
 ): Json {
   const paths: Record<string, Json> = {};
   for (const r of routes) {
-    const document = present(operations.get(r.operation), r.operation);
-    const op = present(
-      document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION),
-      r.operation,
-    );
-    const fragments = Object.fromEntries(
-      document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-    );
-    const root = present(op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType(), op.operation);
-    const field = op.selectionSet.selections[0];
-    if (field.kind !== Kind.FIELD) continue;
-    const fieldType = root.getFields()[field.name.value].type;
-    const envelope = r.envelope ?? 'item';
-    const captured = examples.operations[routeKey(r)] ?? { responses: {} };
-    let data: Json;
-    if (r.emptyData) data = { type: 'array', maxItems: 0, items: {} };
-    else if (envelope === 'item') data = outputSchema(fieldType, field.selectionSet, fragments);
-    else {
-      const items = field.selectionSet?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'items');
-      const pageType = getNamedType(fieldType) as GraphQLObjectType;
-      data = outputSchema(pageType.getFields().items.type, items?.kind === Kind.FIELD ? items.selectionSet : undefined, fragments);
-    }
-    const envelopeProps: Json = { success: { const: true }, data };
-    if (envelope === 'paginated') envelopeProps.links = { $ref: '#/components/schemas/PaginationLinks' };
-    if (envelope !== 'item') envelopeProps.meta = { $ref: '#/components/schemas/PaginationMeta' };
-    if (r.message) envelopeProps.message = { type: 'string', example: r.message };
-
-    const recorded = record(schema, op, r);
-    const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      description: 'The id; anything but a positive integer names no resource (404).',
-      schema: { type: 'integer', minimum: 1 },
-    }));
-    const pageParams =
-      envelope === 'item'
-        ? []
-        : [
-            {
-              name: 'page',
-              in: 'query',
-              description: 'Default 1; anything but an integer ≥ 1 means 1; past the end gives an empty page.',
-              schema: { type: 'integer' },
-            },
-          ];
-    const idempotent = r.method === 'POST' && op.operation === 'mutation' && isIdempotentField(root.getFields()[field.name.value]);
-    const headerParams = idempotent
-      ? [
-          {
-            name: 'Idempotency-Key',
-            in: 'header',
-            required: false,
-            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-            description:
-              'Optional; 1..255 printable ASCII, scoped to the user. A retry with the same key and body replays the first answer for 24 h (header `Idempotent-Replayed: true`); another body is 422 (`errors.idempotency_key`); while the first still runs, 409.',
-          },
-        ]
-      : [];
-    const queryParams = recorded.query.map((q) => ({
-      name: q.name,
-      in: 'query',
-      required: q.required,
-      schema: q.name === 'per_page' ? { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE } : q.schema,
-    }));
-    const successHeaders: Json = {
-      ...(r.noStore ? { 'Cache-Control': { description: 'Token answers are never cached.', schema: { type: 'string', const: 'no-store' } } } : {}),
-      ...(r.deprecated ? deprecationHeaders(r.deprecated) : {}),
-    };
-    const withHeaders = Object.keys(successHeaders).length ? { headers: successHeaders } : {};
-    const success = (status: number): Json =>
-      r.download
-        ? {
-            description: 'The file, as an attachment.',
-            headers: { ...ATTACHMENT, ...successHeaders },
-            content: fileContent(r.download, captured.responses[status]),
-          }
-        : {
-            description: r.message ?? 'Success.',
-            ...withHeaders,
-            content: {
-              'application/json': {
-                schema: { type: 'object', properties: envelopeProps, required: Object.keys(envelopeProps) },
-                ...(status in captured.responses ? { example: captured.responses[status] } : {}),
-              },
-            },
-          };
-    const responses: Json = {};
-    for (const status of [r.status ?? 200, ...(r.outcomeStatuses ?? [])].sort()) responses[status] = success(status);
-    const hasBody = r.method !== 'GET';
-    const specific = (status: 401 | 404 | 409) => ({
-      description: present(r.errors?.[status], `${r.operation}: the ${status} it declares`),
-      ...(ERRORS[status].headers ? { headers: ERRORS[status].headers } : {}),
-      content: errorContent(captured.responses[status] ?? examples.errors[status]),
-    });
-    const errors: Array<[number, boolean]> = [
-      [400, hasBody],
-      [401, r.auth !== 'guest' || r.errors?.[401] !== undefined],
-      [403, r.auth !== 'guest'],
-      // A path id, or a staff filter `investor_id`, may name nothing (or another investor's row).
-      [404, pathParams.length > 0 || queryParams.some((q) => q.name === 'investor_id') || r.errors?.[404] !== undefined],
-      [409, idempotent || r.errors?.[409] !== undefined],
-      [413, hasBody],
-      [415, true], // the router refuses a body of another type on every route, GETs included
-      [422, queryParams.length > 0 || recorded.body !== null || idempotent],
-      [429, r.rateLimited === true],
-      [500, true],
-      [503, true],
-    ];
-    for (const [status, applies] of errors) {
-      if (!applies) continue;
-      const text = r.errors?.[status as 401 | 404 | 409];
-      responses[status] = text ? specific(status as 401 | 404 | 409) : errorRef(status);
-    }
-
+    const operation = routeOperation(schema, operations, r);
+    if (!operation) continue;
     const path = r.path.replace(/:(\w+)/g, '{$1}');
-    const parameters = [...pathParams, ...pageParams, ...queryParams, ...headerParams];
-    const description = r.errors?.[409] ? `${r.description} Conflict (409) when ${r.errors[409]}.` : r.description;
     paths[path] ??= {};
-    paths[path][r.method.toLowerCase()] = {
-      tags: [tagOf(r.path)],
-      summary: r.summary,
-      operationId: r.operationId ?? r.operation,
-      description: r.deprecated
-        ? `${description} Deprecated since ${r.deprecated.since}: answers until at least ${r.deprecated.sunset} (\`Sunset\`); the replacement is in the changelog entry (${r.deprecated.changelog}).`
-        : description,
-      ...(r.deprecated ? { deprecated: true } : {}),
-      security: r.auth === 'guest' ? [] : [{ bearer: [] }],
-      ...(parameters.length ? { parameters } : {}),
-      ...(recorded.body ? { requestBody: { required: true, content: requestContent(r, recorded.body, captured.request) } } : {}),
-      responses,
-    };
+    paths[path][r.method.toLowerCase()] = routeOperationObject(schema, r, operation, examples);
   }
   paths['/downloads/{token}'] = { get: downloadOperation(routes, examples) };
   const tags = [...new Set(Object.values(paths).flatMap((p) => Object.values(p as Record<string, { tags: string[] }>).flatMap((o) => o.tags)))];
