@@ -1,70 +1,32 @@
 import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import { present } from '../../platform/invariant';
 import { fonts, runs, type FontName } from './fonts';
-import { kind, Totals, type Cell, type Column, type Statement } from './render';
+import { Formats } from './formats';
+import {
+  CELL_SIZE,
+  FOOTER,
+  FOOTER_SIZE,
+  MARGIN,
+  MIN_ROW,
+  PAD,
+  cellBoxes,
+  closingHeight,
+  fittedSize,
+  footerLayout,
+  footerNote,
+  standIn,
+  tableWidth,
+  type FooterLayout,
+  type RowStyle,
+} from './pdf-layout';
+import { Totals, type Column, type Section, type Statement } from './render';
 
-/** Display formats from the investor's language and currency; values arrive as exact decimal strings. */
-class Formats {
-  private readonly locale: string;
-  private readonly money: Intl.NumberFormat;
-  private readonly numbers = new Map<number, Intl.NumberFormat>();
-
-  private readonly dateTime: Intl.DateTimeFormat;
-
-  constructor(language: string, currency: string, timeZone: string) {
-    this.locale = Intl.NumberFormat.supportedLocalesOf(language)[0] ?? 'en';
-    this.money = Formats.currency(this.locale, currency) ?? present(Formats.currency(this.locale, 'USD'), 'USD format');
-    this.dateTime = Formats.dateTime(this.locale, timeZone) ?? present(Formats.dateTime(this.locale, 'UTC'), 'UTC format');
-  }
-
-  private static dateTime(locale: string, timeZone: string): Intl.DateTimeFormat | undefined {
-    const options = { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' } as const;
-    try {
-      return new Intl.DateTimeFormat(locale, options);
-    } catch {
-      return undefined; // a zone this Node's ICU does not know
-    }
-  }
-
-  /** A moment in the investor's time zone, e.g. "26.11.2026, 13:05 CET (Europe/Warsaw)". */
-  moment(at: Date): string {
-    return `${this.dateTime.format(at)} (${this.dateTime.resolvedOptions().timeZone})`;
-  }
-
-  private static currency(locale: string, currency: string): Intl.NumberFormat | undefined {
-    try {
-      return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    } catch {
-      return undefined; // not a currency code Intl knows
-    }
-  }
-
-  /** Intl formats a decimal string exactly (no float on the way), whatever its size. */
-  cell(c: Column, v: Cell): string {
-    if (typeof v !== 'string') return this.money.format(v.toFixed(2) as Intl.StringNumericLiteral);
-    if (kind(c) !== 'number' || v === '') return v;
-    const digits = v.split('.')[1]?.length ?? 0;
-    let f = this.numbers.get(digits);
-    if (!f) this.numbers.set(digits, (f = new Intl.NumberFormat(this.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })));
-    return f.format(v as Intl.StringNumericLiteral);
-  }
+interface Margins {
+  top: number;
+  left: number;
+  right: number;
+  bottom: number;
 }
-
-type RowStyle = 'header' | 'row' | 'totals';
-
-const MARGIN = 40;
-/** The footer's fixed part: the rule above it, the account and page line below the disclaimer. */
-const FOOTER = 30;
-const PAD = 3;
-const MIN_ROW = 14;
-const CELL_SIZE = 8;
-const FOOTER_SIZE = 6.5;
-/**
- * The disclaimer is printed whole in every footer when it takes at most this many points (about ten
- * lines); a longer one would crowd out the tables, so it closes the document and each footer points to it.
- */
-const DISCLAIMER_MAX_HEIGHT = 80;
 
 /**
  * A4 PDF in embedded Unicode fonts: a heading (platform, title, investor, period, generation time), then
@@ -85,189 +47,224 @@ export function pdfStream(statement: Statement): Readable {
     info: { Title: statement.title, Author: statement.platform },
   });
   for (const [name, font] of Object.entries(fonts())) doc.registerFont(name, font as unknown as Buffer);
-  const t = statement.texts;
-  const fmt = new Formats(statement.language, statement.currency, statement.timeZone);
-  const left = MARGIN;
-  const width = doc.page.width - 2 * MARGIN;
-  const bottom = () => doc.page.height - doc.page.margins.bottom;
+  new StatementPdf(doc, margins, statement).render().catch((err: unknown) => doc.destroy(err as Error));
+  return doc as unknown as Readable;
+}
+
+/** One statement drawn onto its document; `y` is where the next thing goes on the current page. */
+class StatementPdf {
+  private readonly fmt: Formats;
+  private readonly width: number;
+  /** The disclaimer whole, never cut: in every footer when it fits the footer's room, else once at the end. */
+  private readonly disclaimer: string | null;
+  private readonly footer: FooterLayout;
+  private disclaimerPage = 0;
+  private y = 0;
+
+  constructor(
+    private readonly doc: PDFKit.PDFDocument,
+    margins: Margins,
+    private readonly statement: Statement,
+  ) {
+    this.fmt = new Formats(statement.language, statement.currency, statement.timeZone);
+    this.width = doc.page.width - 2 * MARGIN;
+    this.disclaimer = statement.disclaimer?.replace(/\s+/g, ' ').trim() || null;
+    this.footer = footerLayout(
+      this.disclaimer
+        ? {
+            height: this.heightOf(this.disclaimer, this.width, FOOTER_SIZE, false),
+            lineHeight: doc.font('sans').fontSize(FOOTER_SIZE).currentLineHeight(true),
+          }
+        : null,
+    );
+    doc.page.margins.bottom = margins.bottom = MARGIN + this.footer.height;
+  }
+
+  async render(): Promise<void> {
+    this.heading();
+    for (const section of this.statement.sections) if (!(await this.section(section))) return;
+    this.closingDisclaimer();
+    this.footers();
+    this.doc.end();
+  }
 
   /** Text in runs of the font that has their glyphs; wraps at `width`. */
-  const write = (text: string, x: number, y: number, size: number, bold: boolean, options: PDFKit.Mixins.TextOptions = {}) => {
+  private write(text: string, x: number, y: number, size: number, bold: boolean, options: PDFKit.Mixins.TextOptions = {}): void {
     const parts = runs(text, bold ? 'sans-bold' : 'sans');
-    doc.fontSize(size);
+    this.doc.fontSize(size);
     parts.forEach((run, i) => {
-      doc.font(run.font);
+      this.doc.font(run.font);
       const opts = { ...options, continued: i < parts.length - 1 };
-      if (i === 0) doc.text(run.text, x, y, opts);
-      else doc.text(run.text, opts);
+      if (i === 0) this.doc.text(run.text, x, y, opts);
+      else this.doc.text(run.text, opts);
     });
-  };
+  }
+
   /** Height of `text` wrapped at `width`; mixed-font text is measured with a 1em stand-in per CJK glyph, at the taller line height. */
-  const heightOf = (text: string, width: number, size: number, bold: boolean) => {
+  private heightOf(text: string, width: number, size: number, bold: boolean): number {
+    const doc = this.doc;
     const primary: FontName = bold ? 'sans-bold' : 'sans';
     const parts = runs(text, primary);
     doc.font(primary).fontSize(size);
     if (parts.length === 1 && parts[0].font === primary)
       return doc.widthOfString(text) <= width ? doc.currentLineHeight(true) : doc.heightOfString(text, { width });
-    const standIn = parts.map((p) => (p.font === primary ? p.text : '\u2014'.repeat([...p.text].length))).join('');
     const primaryLine = doc.currentLineHeight(true);
     const cjkLine = doc.font('cjk').currentLineHeight(true);
     doc.font(primary);
-    return (doc.heightOfString(standIn, { width }) * Math.max(primaryLine, cjkLine)) / primaryLine;
-  };
+    return (doc.heightOfString(standIn(parts, primary), { width }) * Math.max(primaryLine, cjkLine)) / primaryLine;
+  }
 
-  /**
-   * Where each cell goes: a totals row's label spans the empty columns before the first total. An
-   * amount or number is never wrapped (a currency code split over two lines misreads): it gets the
-   * font size that fits its column on one line.
-   */
-  const boxes = (columns: Column[], cells: string[], style: RowStyle) => {
-    const span =
-      style === 'totals'
-        ? Math.max(
-            1,
-            columns.findIndex((c) => c.total),
-          )
-        : 1;
-    const bold = style !== 'row';
-    let x = left;
-    return columns.flatMap((c, i) => {
-      const width = (i === 0 ? columns.slice(0, span).reduce((w, k) => w + k.width, 0) : c.width) - 2 * PAD;
-      const fit = style !== 'header' && kind(c) !== 'text';
-      const box = {
-        x: x + PAD,
+  private boxes(columns: Column[], cells: string[], style: RowStyle) {
+    return cellBoxes(columns, cells, style, MARGIN, (text, width, bold) =>
+      fittedSize(
+        this.doc
+          .font(bold ? 'sans-bold' : 'sans')
+          .fontSize(CELL_SIZE)
+          .widthOfString(text),
         width,
-        text: cells[i],
-        bold,
-        align: kind(c) === 'text' ? 'left' : 'right',
-        size: fit ? fitted(cells[i], width, bold) : CELL_SIZE,
-      } as const;
-      x += c.width;
-      return i > 0 && i < span ? [] : [box];
-    });
-  };
-  const fitted = (text: string, width: number, bold: boolean) => {
-    const natural = doc
-      .font(bold ? 'sans-bold' : 'sans')
-      .fontSize(CELL_SIZE)
-      .widthOfString(text);
-    return natural <= width ? CELL_SIZE : (CELL_SIZE * width) / natural;
-  };
-  const rowHeight = (columns: Column[], cells: string[], style: RowStyle) =>
-    Math.max(MIN_ROW, ...boxes(columns, cells, style).map((b) => heightOf(b.text, b.width, b.size, b.bold) + 2 * PAD));
-  const drawCells = (columns: Column[], cells: string[], y: number, style: RowStyle) => {
-    for (const b of boxes(columns, cells, style)) if (b.text !== '') write(b.text, b.x, y + PAD, b.size, b.bold, { width: b.width, align: b.align });
-  };
-  const rule = (columns: Column[], y: number) => {
-    const width = columns.reduce((w, c) => w + c.width, 0);
-    doc
-      .moveTo(left, y)
-      .lineTo(left + width, y)
+      ),
+    );
+  }
+
+  private rowHeight(columns: Column[], cells: string[], style: RowStyle): number {
+    return Math.max(MIN_ROW, ...this.boxes(columns, cells, style).map((b) => this.heightOf(b.text, b.width, b.size, b.bold) + 2 * PAD));
+  }
+
+  private drawCells(columns: Column[], cells: string[], style: RowStyle): void {
+    for (const b of this.boxes(columns, cells, style))
+      if (b.text !== '') this.write(b.text, b.x, this.y + PAD, b.size, b.bold, { width: b.width, align: b.align });
+  }
+
+  /** A thin grey line `width` long from the left margin. */
+  private rule(width: number, y: number): void {
+    this.doc
+      .moveTo(MARGIN, y)
+      .lineTo(MARGIN + width, y)
       .lineWidth(0.5)
       .strokeColor('#999999')
       .stroke();
-  };
+  }
 
-  // The disclaimer whole, never cut: in every footer when it fits the footer's room, else once at the end.
-  const disclaimer = statement.disclaimer?.replace(/\s+/g, ' ').trim() || null;
-  const disclaimerHeight = disclaimer ? heightOf(disclaimer, width, FOOTER_SIZE, false) : 0;
-  const disclaimerInFooter = disclaimerHeight <= DISCLAIMER_MAX_HEIGHT;
-  const footerHeight = FOOTER + (disclaimer ? (disclaimerInFooter ? disclaimerHeight : doc.currentLineHeight(true)) + 4 : 0);
-  doc.page.margins.bottom = margins.bottom = MARGIN + footerHeight;
-  let disclaimerPage = 0;
+  private bottom(): number {
+    return this.doc.page.height - this.doc.page.margins.bottom;
+  }
 
-  const footers = () => {
+  private startPage(): void {
+    this.doc.addPage();
+    this.y = this.doc.page.margins.top;
+  }
+
+  /** A new page, its table's header repeated. */
+  private newTablePage(columns: Column[]): void {
+    this.startPage();
+    this.tableHeader(columns);
+  }
+
+  /** A new page unless `height` fits below `y` on this one. */
+  private makeRoom(height: number): void {
+    if (this.y + height > this.bottom()) this.startPage();
+  }
+
+  private heading(): void {
+    const { statement, doc } = this;
+    const t = statement.texts;
+    this.write(statement.platform, MARGIN, MARGIN, 16, true);
+    this.write(statement.title, MARGIN, doc.y, 13, true);
+    this.write(`${t.investor}: ${statement.investorName}`, MARGIN, doc.y + 5, 10, false);
+    this.write(`${t.period}: ${statement.period}`, MARGIN, doc.y, 10, false);
+    this.write(`${t.currency}: ${statement.currency}`, MARGIN, doc.y, 10, false);
+    this.write(`${t.generated}: ${this.fmt.moment(statement.generatedAt)}`, MARGIN, doc.y, 10, false);
+    this.y = doc.y + 12;
+  }
+
+  /** The table's header row and the rule under it. */
+  private tableHeader(columns: Column[]): void {
+    const headers = columns.map((c) => c.header);
+    const h = this.rowHeight(columns, headers, 'header');
+    this.drawCells(columns, headers, 'header');
+    this.y += h;
+    this.rule(tableWidth(columns), this.y);
+  }
+
+  /** A row of the table, on a new page under a repeated header when it does not fit. */
+  private row(columns: Column[], cells: string[], style: RowStyle): void {
+    const h = this.rowHeight(columns, cells, style);
+    if (this.y + h > this.bottom()) this.newTablePage(columns);
+    this.drawCells(columns, cells, style);
+    this.y += h;
+  }
+
+  /** One section's table, its rows read as they come; false when the client went away (nothing more is read). */
+  private async section(section: Section): Promise<boolean> {
+    const { columns } = section;
+    // The title with room for the header and a few rows, else on a new page.
+    this.makeRoom(4 * MIN_ROW);
+    this.write(section.title, MARGIN, this.y, 11, true);
+    this.y += MIN_ROW + 4;
+    this.tableHeader(columns);
+
+    const totals = new Totals(columns, section.totals);
+    // One row held back: the last one goes to the next page with the totals rather than leave them
+    // alone under a repeated header.
+    let held: string[] | undefined;
+    for await (const cells of section.rows) {
+      if (this.doc.destroyed) return false; // the client went away: stop reading
+      totals.add(cells);
+      if (held) this.row(columns, held, 'row');
+      held = this.fmt.row(columns, cells);
+    }
+    this.closeTable(section, held, totals);
+    return true;
+  }
+
+  /** The last row (or the section's empty line) and the totals rows, together on one page. */
+  private closeTable(section: Section, last: string[] | undefined, totals: Totals): void {
+    const { columns } = section;
+    const totalRows = totals.cells().map((cells) => this.fmt.row(columns, cells));
+    const closing = closingHeight(
+      last && this.rowHeight(columns, last, 'row'),
+      totalRows.map((cells) => this.rowHeight(columns, cells, 'totals')),
+    );
+    if (this.y + closing > this.bottom()) this.newTablePage(columns);
+    if (last) this.row(columns, last, 'row');
+    else {
+      this.write(section.empty, MARGIN + PAD, this.y + PAD, CELL_SIZE, false);
+      this.y += MIN_ROW;
+    }
+    this.rule(tableWidth(columns), this.y);
+    for (const cells of totalRows) this.row(columns, cells, 'totals');
+    this.y += 16;
+  }
+
+  /** A disclaimer too long for the footers, once after the last table. */
+  private closingDisclaimer(): void {
+    if (!this.disclaimer || this.footer.disclaimerInFooter) return;
+    this.makeRoom(4 * MIN_ROW);
+    const pages = this.doc.bufferedPageRange();
+    this.disclaimerPage = pages.start + pages.count;
+    this.write(this.statement.texts.disclaimer, MARGIN, this.y, 11, true);
+    this.write(this.disclaimer, MARGIN, this.doc.y + 4, CELL_SIZE, false, { width: this.width });
+  }
+
+  /** Every page's footer: a rule, the disclaimer or where it is, the account and "Page x of y". */
+  private footers(): void {
+    const { doc, statement, width } = this;
+    const t = statement.texts;
     const { start, count } = doc.bufferedPageRange();
-    const note = disclaimer && (disclaimerInFooter ? disclaimer : t.disclaimerOnPage(disclaimerPage));
+    const note = footerNote(this.disclaimer, this.footer, t, this.disclaimerPage);
     for (let i = start; i < start + count; i++) {
       doc.switchToPage(i);
       // Writing below the bottom margin would make pdfkit open a new page.
       doc.page.margins.bottom = 0;
-      const y = doc.page.height - MARGIN - footerHeight + 10;
-      doc
-        .moveTo(left, y - 4)
-        .lineTo(left + width, y - 4)
-        .lineWidth(0.5)
-        .strokeColor('#999999')
-        .stroke();
-      if (note) write(note, left, y, FOOTER_SIZE, false, { width });
+      const y = doc.page.height - MARGIN - this.footer.height + 10;
+      this.rule(width, y - 4);
+      if (note) this.write(note, MARGIN, y, FOOTER_SIZE, false, { width });
       const line = doc.page.height - MARGIN - 10;
-      write(`${t.account}: ${statement.account}, ${statement.investorName}`, left, line, FOOTER_SIZE + 0.5, false, { width: width - 80, lineBreak: false });
-      write(t.page(i - start + 1, count), left + width - 80, line, FOOTER_SIZE + 0.5, false, { width: 80, align: 'right', lineBreak: false });
+      this.write(`${t.account}: ${statement.account}, ${statement.investorName}`, MARGIN, line, FOOTER_SIZE + 0.5, false, {
+        width: width - 80,
+        lineBreak: false,
+      });
+      this.write(t.page(i - start + 1, count), MARGIN + width - 80, line, FOOTER_SIZE + 0.5, false, { width: 80, align: 'right', lineBreak: false });
     }
-  };
-
-  const render = async () => {
-    write(statement.platform, left, MARGIN, 16, true);
-    write(statement.title, left, doc.y, 13, true);
-    write(`${t.investor}: ${statement.investorName}`, left, doc.y + 5, 10, false);
-    write(`${t.period}: ${statement.period}`, left, doc.y, 10, false);
-    write(`${t.currency}: ${statement.currency}`, left, doc.y, 10, false);
-    write(`${t.generated}: ${fmt.moment(statement.generatedAt)}`, left, doc.y, 10, false);
-    let y = doc.y + 12;
-
-    for (const section of statement.sections) {
-      const headers = section.columns.map((c) => c.header);
-      const header = () => {
-        const h = rowHeight(section.columns, headers, 'header');
-        drawCells(section.columns, headers, y, 'header');
-        y += h;
-        rule(section.columns, y);
-      };
-      const newPage = () => {
-        doc.addPage();
-        y = doc.page.margins.top;
-        header();
-      };
-      const row = (cells: string[], style: RowStyle) => {
-        const h = rowHeight(section.columns, cells, style);
-        if (y + h > bottom()) newPage();
-        drawCells(section.columns, cells, y, style);
-        y += h;
-      };
-      if (y + 4 * MIN_ROW > bottom()) {
-        doc.addPage();
-        y = doc.page.margins.top;
-      }
-      write(section.title, left, y, 11, true);
-      y += MIN_ROW + 4;
-      header();
-
-      const totals = new Totals(section.columns, section.totals);
-      // One row held back: the last one goes to the next page with the totals rather than leave them
-      // alone under a repeated header.
-      let held: string[] | undefined;
-      for await (const cells of section.rows) {
-        if (doc.destroyed) return; // the client went away: stop reading
-        totals.add(cells);
-        if (held) row(held, 'row');
-        held = cells.map((v, i) => fmt.cell(section.columns[i], v));
-      }
-      const totalRows = totals.cells().map((cells) => cells.map((v, i) => fmt.cell(section.columns[i], v)));
-      const closing =
-        (held ? rowHeight(section.columns, held, 'row') : MIN_ROW) + totalRows.reduce((h, cells) => h + rowHeight(section.columns, cells, 'totals'), 0);
-      if (y + closing > bottom()) newPage();
-      if (held) row(held, 'row');
-      else {
-        write(section.empty, left + PAD, y + PAD, CELL_SIZE, false);
-        y += MIN_ROW;
-      }
-      rule(section.columns, y);
-      for (const cells of totalRows) row(cells, 'totals');
-      y += 16;
-    }
-    if (disclaimer && !disclaimerInFooter) {
-      if (y + 4 * MIN_ROW > bottom()) {
-        doc.addPage();
-        y = doc.page.margins.top;
-      }
-      disclaimerPage = doc.bufferedPageRange().start + doc.bufferedPageRange().count;
-      write(t.disclaimer, left, y, 11, true);
-      write(disclaimer, left, doc.y + 4, CELL_SIZE, false, { width });
-    }
-    footers();
-    doc.end();
-  };
-  render().catch((err: unknown) => doc.destroy(err as Error));
-  return doc as unknown as Readable;
+  }
 }
