@@ -9,11 +9,11 @@ import {
   TransactionType,
 } from '../../generated/prisma/enums';
 import { distributionName } from '../../domain/distribution-rules';
-import { cents, sum } from '../../domain/money';
-import { fanOut, isPayable } from '../../domain/money-rules';
+import { cents, sum, type Decimal } from '../../domain/money';
+import { fanOut, isPayable, type FanOut, type HolderShare } from '../../domain/money-rules';
 import type { Columns, Row } from './bulk';
 import { HUNDRED, ZERO, money, pct6, pctAt, valueAt } from './holdings';
-import type { Ids, PDeclaration, PNotification, Planner, PUnit } from './plan';
+import type { Ids, PDeclaration, PHolding, PNotification, Planner, PUnit } from './plan';
 import { DAY, HOUR, LAST_PERIOD, MINUTE, d, iso, isoDay, quarterEnd } from './time';
 
 /**
@@ -219,99 +219,128 @@ export interface FanOutRows {
  * worded as DistributionService.distribute words them.
  */
 export function fanOutDeclaration(dcl: PDeclaration, ids: Ids, adminId: number, rows: FanOutRows, lastPaid: Map<number, PNotification[]>): void {
-  const unit = dcl.unit;
-  const feeRate = unit.feeRate;
   // The unit's availability when declared is what its holders then did not hold.
   const split = fanOut(
     dcl.gross,
-    feeRate,
+    dcl.unit.feeRate,
     dcl.holders.map((x) => x.pct),
     HUNDRED.minus(dcl.heldPct),
   );
-  const name = distributionName(dcl.cadence, dcl.type);
-  const scheduledFor = isoDay(dcl.scheduledFor);
-  const distributedAt = dcl.distributedAt ? iso(dcl.distributedAt) : null;
   dcl.holders.forEach(({ holding, pct }, i) => {
-    const { gross, fee, net: netI } = split.shares[i];
+    const share = split.shares[i];
     const id = ids.take('distributions');
-    const investorId = holding.investor.id;
-    rows.distributions.push({
-      id,
-      declaration_id: dcl.id,
-      investor_id: investorId,
-      unit_id: unit.id,
-      period: dcl.period,
-      type: dcl.type,
-      cadence: dcl.cadence,
-      scheduled_for: scheduledFor,
-      ownership_percentage: pct6(pct),
-      gross_amount: money(gross),
-      fees: money(fee),
-      net_amount: money(netI),
-      status: dcl.status,
-      distributed_at: distributedAt,
-      created_at: iso(dcl.createdAt + i),
-      updated_at: iso(Math.max(dcl.updatedAt, dcl.createdAt + i)),
-    });
-    if (dcl.status === DistributionStatus.DISTRIBUTED && dcl.distributedAt && isPayable(netI)) {
-      const payoutId = ids.take('payouts');
-      const reference = `PO-D-${id}`;
-      rows.payouts.push({
-        id: payoutId,
-        investor_id: investorId,
-        unit_id: unit.id,
-        source: PayoutSource.DISTRIBUTION,
-        distribution_id: id,
-        withdrawal_request_id: null,
-        amount: money(netI),
-        status: PayoutStatus.PAID,
-        reference,
-        paid_at: distributedAt,
-        created_at: distributedAt,
-        updated_at: distributedAt,
-      });
-      // The distribution's ledger row, then (paid at once, as payPayout writes it) the PAYOUT row.
-      for (const [type, description] of [
-        [TransactionType.DISTRIBUTION, `${name} ${dcl.period} · ${unit.name}`],
-        [TransactionType.PAYOUT, `Payout ${reference} · ${unit.name}`],
-      ] as const) {
-        rows.transactions.push({
-          id: ids.take('transactions'),
-          investor_id: investorId,
-          unit_id: unit.id,
-          type,
-          amount: money(netI),
-          description,
-          investment_request_id: null,
-          withdrawal_request_id: null,
-          distribution_id: id,
-          payout_id: payoutId,
-          occurred_at: distributedAt,
-          created_at: distributedAt,
-        });
-      }
-      const userId = holding.investor.user.id;
-      const list = lastPaid.get(userId) ?? [];
-      list.push({
-        at: dcl.distributedAt + 30 * MINUTE + (id % 600) * 1000,
-        type: NotificationType.DISTRIBUTION_DISTRIBUTED,
-        title: `${name} paid`,
-        body: `${money(netI)} from ${unit.name} for ${dcl.period} has been paid out.`,
-        data: { distributionId: id, payoutId, unitId: unit.id, period: dcl.period, cadence: dcl.cadence },
-      });
-      if (list.length > 2) list.shift();
-      lastPaid.set(userId, list);
+    rows.distributions.push(distributionRow(dcl, id, holding, pct, share, i));
+    if (dcl.status === DistributionStatus.DISTRIBUTED && dcl.distributedAt && isPayable(share.net)) {
+      const paid = distributionPayoutRows(dcl, dcl.distributedAt, id, holding, share.net, ids);
+      rows.payouts.push(paid.payout);
+      rows.transactions.push(...paid.transactions);
+      keepLastPaid(lastPaid, holding.investor.user.id, paid.note);
     }
   });
-  rows.declarations.push({
-    id: dcl.id,
-    unitId: unit.id,
+  rows.declarations.push(declarationRow(dcl, split, adminId));
+}
+
+/** The distribution row of the declaration's `i`-th holder, created `i` ms after the declaration (each its own timestamp). */
+export function distributionRow(dcl: PDeclaration, id: number, holding: PHolding, pct: Decimal, share: HolderShare, i: number): Row {
+  return {
+    id,
+    declaration_id: dcl.id,
+    investor_id: holding.investor.id,
+    unit_id: dcl.unit.id,
     period: dcl.period,
     type: dcl.type,
     cadence: dcl.cadence,
-    scheduledFor,
+    scheduled_for: isoDay(dcl.scheduledFor),
+    ownership_percentage: pct6(pct),
+    gross_amount: money(share.gross),
+    fees: money(share.fee),
+    net_amount: money(share.net),
+    status: dcl.status,
+    distributed_at: dcl.distributedAt ? iso(dcl.distributedAt) : null,
+    created_at: iso(dcl.createdAt + i),
+    updated_at: iso(Math.max(dcl.updatedAt, dcl.createdAt + i)),
+  };
+}
+
+/**
+ * A distributed holder's PAID payout of `net`, its DISTRIBUTION ledger row and then (paid at once, as
+ * payPayout writes it) its PAYOUT row, and the holder's "paid" notification.
+ */
+export function distributionPayoutRows(
+  dcl: PDeclaration,
+  distributedAt: number,
+  distributionId: number,
+  holding: PHolding,
+  net: Decimal,
+  ids: Ids,
+): { payout: Row; transactions: Row[]; note: PNotification } {
+  const unit = dcl.unit;
+  const name = distributionName(dcl.cadence, dcl.type);
+  const at = iso(distributedAt);
+  const payoutId = ids.take('payouts');
+  const reference = `PO-D-${distributionId}`;
+  const transaction = (type: TransactionType, description: string): Row => ({
+    id: ids.take('transactions'),
+    investor_id: holding.investor.id,
+    unit_id: unit.id,
+    type,
+    amount: money(net),
+    description,
+    investment_request_id: null,
+    withdrawal_request_id: null,
+    distribution_id: distributionId,
+    payout_id: payoutId,
+    occurred_at: at,
+    created_at: at,
+  });
+  return {
+    payout: {
+      id: payoutId,
+      investor_id: holding.investor.id,
+      unit_id: unit.id,
+      source: PayoutSource.DISTRIBUTION,
+      distribution_id: distributionId,
+      withdrawal_request_id: null,
+      amount: money(net),
+      status: PayoutStatus.PAID,
+      reference,
+      paid_at: at,
+      created_at: at,
+      updated_at: at,
+    },
+    transactions: [
+      transaction(TransactionType.DISTRIBUTION, `${name} ${dcl.period} · ${unit.name}`),
+      transaction(TransactionType.PAYOUT, `Payout ${reference} · ${unit.name}`),
+    ],
+    note: {
+      at: distributedAt + 30 * MINUTE + (distributionId % 600) * 1000,
+      type: NotificationType.DISTRIBUTION_DISTRIBUTED,
+      title: `${name} paid`,
+      body: `${money(net)} from ${unit.name} for ${dcl.period} has been paid out.`,
+      data: { distributionId, payoutId, unitId: unit.id, period: dcl.period, cadence: dcl.cadence },
+    },
+  };
+}
+
+/** Adds a "paid" notification to the user's, of which only the last two are kept (writePlan adds them to the others). */
+export function keepLastPaid(lastPaid: Map<number, PNotification[]>, userId: number, note: PNotification): void {
+  const list = lastPaid.get(userId) ?? [];
+  list.push(note);
+  if (list.length > 2) list.shift();
+  lastPaid.set(userId, list);
+}
+
+/** The declaration's row, with the totals of its split (fees, net, and the unsold share's part retained). */
+export function declarationRow(dcl: PDeclaration, split: FanOut, adminId: number): Prisma.DistributionDeclarationCreateManyInput {
+  return {
+    id: dcl.id,
+    unitId: dcl.unit.id,
+    period: dcl.period,
+    type: dcl.type,
+    cadence: dcl.cadence,
+    scheduledFor: isoDay(dcl.scheduledFor),
     grossAmount: money(dcl.gross),
-    feeRate: pct6(feeRate),
+    feeRate: pct6(dcl.unit.feeRate),
     fees: money(split.fees),
     netAmount: money(split.net),
     retainedAmount: money(split.retained),
@@ -321,5 +350,5 @@ export function fanOutDeclaration(dcl: PDeclaration, ids: Ids, adminId: number, 
     distributedAt: dcl.distributedAt ? d(dcl.distributedAt) : null,
     createdAt: d(dcl.createdAt),
     updatedAt: d(dcl.updatedAt),
-  });
+  };
 }

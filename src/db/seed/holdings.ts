@@ -1,3 +1,4 @@
+import type { Faker } from '@faker-js/faker';
 import type { Prisma } from '../../generated/prisma/client';
 import {
   InvestmentRequestStatus,
@@ -17,7 +18,8 @@ import {
   withdrawalInvestedAmount,
   withdrawalPayoutAmount,
 } from '../../domain/money-rules';
-import { addNote, type PHolding, type PInvestor, type Planner, type PUnit } from './plan';
+import { addNote, type PHolding, type PInvestor, type Planner, type PNotification, type PUnit } from './plan';
+import type { Random } from './random';
 import { DAY, HORIZON, HOUR, MINUTE, d } from './time';
 
 /** Money and holdings: who holds what, bought and withdrawn through the services' own money rules. */
@@ -242,6 +244,29 @@ export function planInvestments(
   return { investmentRequests, ledger };
 }
 
+type WStatus = WithdrawalRequestStatus;
+const W = WithdrawalRequestStatus;
+
+/** The demo investor's requests, two per holding in this order: each status on two of its holdings. */
+const DEMO_WITHDRAWALS: WStatus[] = [W.COMPLETED, W.PENDING, W.APPROVED, W.REJECTED, W.CANCELLED, W.COMPLETED, W.PENDING, W.APPROVED, W.REJECTED, W.CANCELLED];
+
+/** A withdrawal request as scheduled: when it was made and, by its status, reviewed, paid or cancelled. */
+export interface WithdrawalPlan {
+  holding: PHolding;
+  status: WStatus;
+  createdAt: number;
+  reviewedAt: number | null;
+  completedAt: number | null;
+  cancelledAt: number | null;
+}
+
+/** A request sized through the money rules: its row (id given in creation order) and what its approval owes. */
+export interface SizedWithdrawal {
+  plan: WithdrawalPlan;
+  row: Prisma.WithdrawalRequestCreateManyInput;
+  payout: Decimal | null;
+}
+
 /** Withdrawal requests in every status; approved ones move the share back and owe a payout. */
 export function planWithdrawals(
   p: Planner,
@@ -250,12 +275,17 @@ export function planWithdrawals(
   adminId: number,
   ledger: Prisma.TransactionCreateManyInput[],
 ): { withdrawalRequests: Prisma.WithdrawalRequestCreateManyInput[]; withdrawalPayouts: Prisma.PayoutCreateManyInput[] } {
-  const { rng, fake, ids, notes } = p;
-  type WStatus = WithdrawalRequestStatus;
-  const W = WithdrawalRequestStatus;
-  const wantWithdrawals = new Map<PHolding, WStatus[]>();
-  const demoStatuses: WStatus[] = [W.COMPLETED, W.PENDING, W.APPROVED, W.REJECTED, W.CANCELLED, W.COMPLETED, W.PENDING, W.APPROVED, W.REJECTED, W.CANCELLED];
-  demo.holdings.forEach((h, i) => wantWithdrawals.set(h, [demoStatuses[2 * i], demoStatuses[2 * i + 1]]));
+  const scheduled = scheduleWithdrawals(p.rng, wantedWithdrawals(p.rng, demo, holdings));
+  return recordWithdrawals(p, sizeWithdrawals(p, scheduled, adminId), ledger);
+}
+
+/**
+ * The statuses of the requests each holding gets: the demo investor's from DEMO_WITHDRAWALS, about one
+ * in eight other holdings one or two (never approved or completed on a FUNDED unit, which stays sold out).
+ */
+export function wantedWithdrawals(rng: Random, demo: PInvestor, holdings: PHolding[]): Map<PHolding, WStatus[]> {
+  const wanted = new Map<PHolding, WStatus[]>();
+  demo.holdings.forEach((h, i) => wanted.set(h, [DEMO_WITHDRAWALS[2 * i], DEMO_WITHDRAWALS[2 * i + 1]]));
   for (const h of holdings) {
     if (h.investor.isDemo || !rng.chance(0.13)) continue;
     const count = rng.chance(0.2) ? 2 : 1;
@@ -265,92 +295,142 @@ export function planWithdrawals(
       if (h.unit.status === UnitStatus.FUNDED && (s === W.APPROVED || s === W.COMPLETED)) s = rng.pick([W.PENDING, W.REJECTED, W.CANCELLED]);
       list.push(s);
     }
-    wantWithdrawals.set(h, list);
+    wanted.set(h, list);
   }
-  interface WPlan {
-    holding: PHolding;
-    status: WStatus;
-    createdAt: number;
-    reviewedAt: number | null;
-    completedAt: number | null;
-    cancelledAt: number | null;
+  return wanted;
+}
+
+/**
+ * When a request in `status` may be made on a holding that allows one from `lo`: late enough for a
+ * PENDING or APPROVED one to be still open at HORIZON, early enough for the others to be settled by then.
+ */
+export function withdrawalWindow(status: WStatus, lo: number): [from: number, to: number] {
+  switch (status) {
+    case W.PENDING:
+      return [Math.max(lo, HORIZON - 25 * DAY), HORIZON - HOUR];
+    case W.APPROVED:
+      return [Math.max(lo, HORIZON - 30 * DAY), HORIZON - 6 * DAY];
+    case W.COMPLETED:
+      return [lo, HORIZON - 20 * DAY];
+    case W.REJECTED:
+      return [lo, HORIZON - 4 * DAY];
+    default:
+      return [lo, HORIZON - 3 * DAY];
   }
-  const wplans: WPlan[] = [];
-  for (const [h, statuses] of wantWithdrawals) {
+}
+
+/** Each wanted request's dates, from 30 days after the holding was bought, in creation order; one its window has no room for is left out. */
+export function scheduleWithdrawals(rng: Random, wanted: Map<PHolding, WStatus[]>): WithdrawalPlan[] {
+  const plans: WithdrawalPlan[] = [];
+  for (const [h, statuses] of wanted) {
     const lo = h.createdAt + 30 * DAY;
     for (const status of statuses) {
-      const [from, to] =
-        status === W.PENDING
-          ? [Math.max(lo, HORIZON - 25 * DAY), HORIZON - HOUR]
-          : status === W.APPROVED
-            ? [Math.max(lo, HORIZON - 30 * DAY), HORIZON - 6 * DAY]
-            : status === W.COMPLETED
-              ? [lo, HORIZON - 20 * DAY]
-              : status === W.REJECTED
-                ? [lo, HORIZON - 4 * DAY]
-                : [lo, HORIZON - 3 * DAY];
+      const [from, to] = withdrawalWindow(status, lo);
       if (from >= to) continue; // holding too recent for this kind of request
       const createdAt = rng.time(from, to);
       const reviewedAt = status === W.PENDING || status === W.CANCELLED ? null : createdAt + rng.int(20, 72) * HOUR;
       const completedAt = status === W.COMPLETED && reviewedAt ? reviewedAt + rng.int(2, 6) * DAY + rng.int(0, 8) * HOUR : null;
       const cancelledAt = status === W.CANCELLED ? createdAt + rng.int(1, 48) * HOUR : null;
-      wplans.push({ holding: h, status, createdAt, reviewedAt, completedAt, cancelledAt });
+      plans.push({ holding: h, status, createdAt, reviewedAt, completedAt, cancelledAt });
     }
   }
-  wplans.sort((a, b) => a.createdAt - b.createdAt);
-  // Settled ones first (they change the holding), pending ones last against the final holding.
-  const withdrawalRequests: Prisma.WithdrawalRequestCreateManyInput[] = [];
-  const withdrawalPayouts: Prisma.PayoutCreateManyInput[] = [];
+  plans.sort((a, b) => a.createdAt - b.createdAt);
+  return plans;
+}
+
+/**
+ * Each request's share and row, in creation order: settled ones first (an approval changes the
+ * holding), pending ones last against the final holding less the shares pending before them. A
+ * request the holding cannot cover is left out.
+ */
+export function sizeWithdrawals(p: Planner, plans: WithdrawalPlan[], adminId: number): SizedWithdrawal[] {
   const pendingByHolding = new Map<PHolding, Decimal>();
-  const wRows: { plan: WPlan; row: Prisma.WithdrawalRequestCreateManyInput; payout: Decimal | null }[] = [];
+  const sized: SizedWithdrawal[] = [];
   for (const pass of ['settled', 'pending'] as const) {
-    for (const w of wplans) {
+    for (const w of plans) {
       if ((w.status === W.PENDING) !== (pass === 'pending')) continue;
       const h = w.holding;
-      const unit = h.unit;
-      // The holding when the request is made; a pending one must also fit the final holding.
-      const held = holdingAt(h, w.createdAt);
-      const base = pass === 'pending' ? Decimal.min(held.percentage, holdingAt(h, HORIZON).percentage).minus(pendingByHolding.get(h) ?? ZERO) : held.percentage;
-      const baseAmount = valueOf(base, unit);
-      const min = Math.max(STEP, unit.minInvestment);
-      if (baseAmount < 2 * min) continue;
-      const { pct } = priceShare(Math.min(baseAmount * rng.float(0.1, 0.35), baseAmount - min), unit, STEP, true);
-      if (pct.greaterThanOrEqualTo(base) || pct.lessThan('0.01')) continue;
-      const invested = withdrawalInvestedAmount(held.invested, held.percentage, pct);
+      const share = withdrawalShare(p.rng, w, pass === 'pending' ? (pendingByHolding.get(h) ?? ZERO) : null);
+      if (!share) continue;
       let payout: Decimal | null = null;
       if ((w.status === W.APPROVED || w.status === W.COMPLETED) && w.reviewedAt) {
-        // The approval's own check: the holding then still covers the share and the invested amount.
-        const rest = holdingAfterWithdrawal(holdingAt(h, w.reviewedAt), { percentage: pct, invested });
-        if (rest.percentage.isNegative() || rest.invested.isNegative()) continue;
-        h.events.push({ at: w.reviewedAt, pct: pct.negated(), amount: invested.negated() });
-        h.events.sort((a, b) => a.at - b.at);
-        payout = withdrawalPayoutAmount(pct, valueAt(unit, w.reviewedAt));
+        payout = approveWithdrawal(h, w.reviewedAt, share);
+        if (!payout) continue;
       }
-      if (pass === 'pending') pendingByHolding.set(h, (pendingByHolding.get(h) ?? ZERO).plus(pct));
-      const updatedAt = w.completedAt ?? w.reviewedAt ?? w.cancelledAt ?? w.createdAt;
-      wRows.push({
-        plan: w,
-        row: {
-          id: 0,
-          investorId: h.investor.id,
-          unitId: unit.id,
-          ownershipPercentage: pct6(pct),
-          investedAmount: money(invested),
-          reason: fake.lorem.sentence(),
-          status: w.status,
-          rejectionReason: w.status === W.REJECTED ? fake.lorem.sentence() : null,
-          reviewedById: w.reviewedAt ? adminId : null,
-          reviewedAt: w.reviewedAt ? d(w.reviewedAt) : null,
-          completedAt: w.completedAt ? d(w.completedAt) : null,
-          createdAt: d(w.createdAt),
-          updatedAt: d(updatedAt),
-        },
-        payout,
-      });
+      if (pass === 'pending') pendingByHolding.set(h, (pendingByHolding.get(h) ?? ZERO).plus(share.pct));
+      sized.push({ plan: w, row: withdrawalRequestRow(p.fake, w, share, adminId), payout });
     }
   }
-  wRows.sort((a, b) => a.plan.createdAt - b.plan.createdAt);
-  for (const { plan: w, row, payout } of wRows) {
+  sized.sort((a, b) => a.plan.createdAt - b.plan.createdAt);
+  return sized;
+}
+
+/**
+ * The share a request withdraws (10–35 % of what the holding covers when it is made, leaving at least
+ * the minimum investment) and the invested amount it takes; null when the holding is too small.
+ * `pending`: for a pending request, the share already pending on the holding, which it must also leave.
+ */
+export function withdrawalShare(rng: Random, w: WithdrawalPlan, pending: Decimal | null): { pct: Decimal; invested: Decimal } | null {
+  const h = w.holding;
+  const held = holdingAt(h, w.createdAt);
+  const base = pending ? Decimal.min(held.percentage, holdingAt(h, HORIZON).percentage).minus(pending) : held.percentage;
+  const baseAmount = valueOf(base, h.unit);
+  const min = Math.max(STEP, h.unit.minInvestment);
+  if (baseAmount < 2 * min) return null;
+  const { pct } = priceShare(Math.min(baseAmount * rng.float(0.1, 0.35), baseAmount - min), h.unit, STEP, true);
+  if (pct.greaterThanOrEqualTo(base) || pct.lessThan('0.01')) return null;
+  return { pct, invested: withdrawalInvestedAmount(held.invested, held.percentage, pct) };
+}
+
+/**
+ * The approval's own check: when the holding still covers the share and the invested amount at `at`,
+ * both move out of it then and the payout owed at the latest valuation is returned; null otherwise.
+ */
+export function approveWithdrawal(h: PHolding, at: number, share: { pct: Decimal; invested: Decimal }): Decimal | null {
+  const rest = holdingAfterWithdrawal(holdingAt(h, at), { percentage: share.pct, invested: share.invested });
+  if (rest.percentage.isNegative() || rest.invested.isNegative()) return null;
+  h.events.push({ at, pct: share.pct.negated(), amount: share.invested.negated() });
+  h.events.sort((a, b) => a.at - b.at);
+  return withdrawalPayoutAmount(share.pct, valueAt(h.unit, at));
+}
+
+/** A request's row (id 0 until ids are given in creation order); its reason, and a rejection's, drawn from `fake`. */
+export function withdrawalRequestRow(
+  fake: Faker,
+  w: WithdrawalPlan,
+  share: { pct: Decimal; invested: Decimal },
+  adminId: number,
+): Prisma.WithdrawalRequestCreateManyInput {
+  return {
+    id: 0,
+    investorId: w.holding.investor.id,
+    unitId: w.holding.unit.id,
+    ownershipPercentage: pct6(share.pct),
+    investedAmount: money(share.invested),
+    reason: fake.lorem.sentence(),
+    status: w.status,
+    rejectionReason: w.status === W.REJECTED ? fake.lorem.sentence() : null,
+    reviewedById: w.reviewedAt ? adminId : null,
+    reviewedAt: w.reviewedAt ? d(w.reviewedAt) : null,
+    completedAt: w.completedAt ? d(w.completedAt) : null,
+    createdAt: d(w.createdAt),
+    updatedAt: d(w.completedAt ?? w.reviewedAt ?? w.cancelledAt ?? w.createdAt),
+  };
+}
+
+/**
+ * The requests' ids in creation order, each reviewed one's notification, and for an approved one its
+ * payout with the ledger rows and notification that go with it (withdrawalPayoutRows).
+ */
+export function recordWithdrawals(
+  p: Planner,
+  sized: SizedWithdrawal[],
+  ledger: Prisma.TransactionCreateManyInput[],
+): { withdrawalRequests: Prisma.WithdrawalRequestCreateManyInput[]; withdrawalPayouts: Prisma.PayoutCreateManyInput[] } {
+  const { ids, notes } = p;
+  const withdrawalRequests: Prisma.WithdrawalRequestCreateManyInput[] = [];
+  const withdrawalPayouts: Prisma.PayoutCreateManyInput[] = [];
+  for (const { plan: w, row, payout } of sized) {
     row.id = ids.take('withdrawal_requests');
     withdrawalRequests.push(row);
     const h = w.holding;
@@ -366,59 +446,72 @@ export function planWithdrawals(
       });
     }
     if (payout && w.reviewedAt) {
-      const payoutId = ids.take('payouts');
-      const amount = money(payout);
-      const reference = `PO-W-${row.id}`;
-      withdrawalPayouts.push({
-        id: payoutId,
-        investorId: h.investor.id,
-        unitId: h.unit.id,
-        source: PayoutSource.WITHDRAWAL,
-        withdrawalRequestId: row.id,
-        amount,
-        status: w.completedAt ? PayoutStatus.PAID : PayoutStatus.PENDING,
-        reference,
-        paidAt: w.completedAt ? d(w.completedAt) : null,
-        createdAt: d(w.reviewedAt),
-        updatedAt: d(w.completedAt ?? w.reviewedAt),
-      });
-      ledger.push({
-        id: 0,
-        investorId: h.investor.id,
-        unitId: h.unit.id,
-        type: TransactionType.WITHDRAWAL,
-        amount,
-        description: `Withdrawal of ${pctLabel(new Decimal(row.ownershipPercentage as string))} of ${h.unit.name}`,
-        withdrawalRequestId: row.id,
-        payoutId,
-        occurredAt: d(w.reviewedAt),
-        createdAt: d(w.reviewedAt),
-      });
-      if (w.completedAt) {
-        // Paying it (payPayout) writes the PAYOUT ledger row.
-        ledger.push({
-          id: 0,
-          investorId: h.investor.id,
-          unitId: h.unit.id,
-          type: TransactionType.PAYOUT,
-          amount,
-          description: `Payout ${reference} · ${h.unit.name}`,
-          withdrawalRequestId: row.id,
-          payoutId,
-          occurredAt: d(w.completedAt),
-          createdAt: d(w.completedAt),
-        });
-        addNote(notes, userId, {
+      const paid = withdrawalPayoutRows(w, w.reviewedAt, row, ids.take('payouts'), payout);
+      withdrawalPayouts.push(paid.payout);
+      ledger.push(...paid.ledger);
+      if (paid.note) addNote(notes, userId, paid.note);
+    }
+  }
+  return { withdrawalRequests, withdrawalPayouts };
+}
+
+/**
+ * An approved request's payout (PAID when completed) and WITHDRAWAL ledger row; when completed, also
+ * the PAYOUT ledger row that paying it (payPayout) writes and the investor's notification.
+ */
+export function withdrawalPayoutRows(
+  w: WithdrawalPlan,
+  reviewedAt: number,
+  request: Prisma.WithdrawalRequestCreateManyInput,
+  payoutId: number,
+  payout: Decimal,
+): { payout: Prisma.PayoutCreateManyInput; ledger: Prisma.TransactionCreateManyInput[]; note: PNotification | null } {
+  const h = w.holding;
+  const requestId = request.id as number;
+  const amount = money(payout);
+  const reference = `PO-W-${requestId}`;
+  // The keys in this order: bulkCreator writes the rows that set the same fields, in the same order, in one statement.
+  const entry = (type: TransactionType, description: string, at: Date): Prisma.TransactionCreateManyInput => ({
+    id: 0,
+    investorId: h.investor.id,
+    unitId: h.unit.id,
+    type,
+    amount,
+    description,
+    withdrawalRequestId: requestId,
+    payoutId,
+    occurredAt: at,
+    createdAt: at,
+  });
+  const ledger = [
+    entry(TransactionType.WITHDRAWAL, `Withdrawal of ${pctLabel(new Decimal(request.ownershipPercentage as string))} of ${h.unit.name}`, d(reviewedAt)),
+  ];
+  if (w.completedAt) ledger.push(entry(TransactionType.PAYOUT, `Payout ${reference} · ${h.unit.name}`, d(w.completedAt)));
+  return {
+    payout: {
+      id: payoutId,
+      investorId: h.investor.id,
+      unitId: h.unit.id,
+      source: PayoutSource.WITHDRAWAL,
+      withdrawalRequestId: requestId,
+      amount,
+      status: w.completedAt ? PayoutStatus.PAID : PayoutStatus.PENDING,
+      reference,
+      paidAt: w.completedAt ? d(w.completedAt) : null,
+      createdAt: d(reviewedAt),
+      updatedAt: d(w.completedAt ?? reviewedAt),
+    },
+    ledger,
+    note: w.completedAt
+      ? {
           at: w.completedAt,
           type: NotificationType.WITHDRAWAL_COMPLETED,
           title: 'Withdrawal paid',
           body: `${amount} from your withdrawal in ${h.unit.name} has been sent to your bank account.`,
-          data: { withdrawalRequestId: row.id as number, payoutId },
-        });
-      }
-    }
-  }
-  return { withdrawalRequests, withdrawalPayouts };
+          data: { withdrawalRequestId: requestId, payoutId },
+        }
+      : null,
+  };
 }
 
 /** Each holding's final share and invested amount, and each unit's availability and status. */

@@ -3,8 +3,8 @@ import { hashPassword, verifyPassword } from '../../domain/password';
 import { planDeclarations } from './distributions';
 import { planHoldings, planInvestments, planOtherRequests, planPurchases, planWithdrawals, settleHoldings } from './holdings';
 import { DEMO_EMAILS, DEMO_PASSWORD, planKyc, planPeople, planProspects, planSystemNotes } from './people';
-import { Ids, type Plan, type Planner } from './plan';
-import { Random, type RandomStream } from './random';
+import { Ids, newPlanner, type Plan } from './plan';
+import { fakerStreams, type RandomStream } from './random';
 import { LONG_TIMELINE, SHORT_TIMELINE, type Timeline } from './time';
 import { planMemberships, planUnits } from './units';
 import { tableBases, writePlan, type Db, type Progress, type SeedSummary } from './write';
@@ -72,9 +72,8 @@ export async function demoAccountsWithPublicPassword(prisma: Db): Promise<string
 }
 
 /** The plan, step by step: each step draws from the one random stream, in this order (the same seed gives the same plan). */
-function buildPlan(random: RandomStream, seed: number, investorCount: number, tl: Timeline, ids: Ids): Plan {
-  const rng = random(seed);
-  const p: Planner = { random, seed, rng, fake: rng.faker, ids, tl, notes: new Map() };
+export function buildPlan(random: RandomStream, seed: number, investorCount: number, tl: Timeline, ids: Ids): Plan {
+  const p = newPlanner(random, seed, tl, ids);
   const { categories, units } = planUnits(p, investorCount);
   const people = planPeople(p, investorCount);
   const { admin, demo, investors } = people;
@@ -117,9 +116,7 @@ export async function seedDemoData(prisma: PrismaClient, options: SeedOptions = 
   const target = options.distributionsTarget ?? 0;
   if (await isSeeded(prisma)) throw new Error('seedDemoData: the database already holds the demo data');
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  // Loaded here, not with the module: the gateway imports this file at every start, seeding is rare.
-  const { Faker, base, en } = await import('@faker-js/faker');
-  const random: RandomStream = (n) => new Random(new Faker({ locale: [en, base], seed: n }));
+  const random = await fakerStreams();
 
   return prisma.$transaction(
     async (tx) => {

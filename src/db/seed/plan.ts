@@ -28,6 +28,9 @@ export const TABLES = [
 ] as const;
 export type Table = (typeof TABLES)[number];
 
+/** Each table's highest id when it is empty. */
+export const noRows = (): Record<Table, number> => Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<Table, number>;
+
 export class Ids {
   private readonly last: Record<Table, number>;
   constructor(bases: Record<Table, number>) {
@@ -167,6 +170,12 @@ export interface Planner {
   tl: Timeline;
   /** Notifications known before the distributions are written, per user id. */
   notes: Map<number, PNotification[]>;
+}
+
+/** A planner drawing from stream `seed` of `random`, with no notifications yet. */
+export function newPlanner(random: RandomStream, seed: number, tl: Timeline, ids: Ids): Planner {
+  const rng = random(seed);
+  return { random, seed, rng, fake: rng.faker, ids, tl, notes: new Map() };
 }
 
 export function addNote(notes: Map<number, PNotification[]>, userId: number, note: PNotification): void {

@@ -31,3 +31,9 @@ export class Random {
   }
 }
 export type RandomStream = (seed: number) => Random;
+
+/** The seed's streams: a faker seeded with the stream's number, in English. Loaded when called: the gateway imports the seed at every start, seeding is rare. */
+export async function fakerStreams(): Promise<RandomStream> {
+  const { Faker, base, en } = await import('@faker-js/faker');
+  return (n) => new Random(new Faker({ locale: [en, base], seed: n }));
+}
