@@ -46,12 +46,26 @@ export interface Context {
 }
 
 /**
+ * The token of an `Authorization: Bearer <token>` value, the one reading of it for every face
+ * (/graphql, /api/v1, the WebSocket's connection_init, /metrics): the scheme in any case, then
+ * whitespace, then one token without whitespace, and nothing else. Anything else — another scheme,
+ * no token, a second word, a value that is not a string — is no token.
+ */
+export function bearerToken(authorization: unknown): string | undefined {
+  return typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined;
+}
+
+/**
  * The one context builder (bearer token → user) shared by /graphql and /api/v1. A bad token leaves
  * `user` null and says why in `authFailure`; protected fields then answer UNAUTHENTICATED with that
  * reason (401 on REST).
  */
 export async function buildContext(services: Services, authorization: string | undefined, request: RequestMeta): Promise<Context> {
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
-  const auth = match ? await services.auth.identify(match[1]) : undefined;
+  return tokenContext(services, bearerToken(authorization), request);
+}
+
+/** buildContext for a token already read from its carrier (the WebSocket's connection_init payload, which also needs the token itself). */
+export async function tokenContext(services: Services, token: string | undefined, request: RequestMeta): Promise<Context> {
+  const auth = token ? await services.auth.identify(token) : undefined;
   return { user: auth?.user ?? null, authFailure: auth?.failure, services, request };
 }
