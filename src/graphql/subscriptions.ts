@@ -14,19 +14,21 @@ import {
   type ExecutionResult,
   type GraphQLFormattedError,
   type GraphQLSchema,
+  type ValidationRule,
 } from 'graphql';
-import { CloseCode, MessageType, handleProtocols, makeServer, parseMessage } from 'graphql-ws';
+import { CloseCode, MessageType, handleProtocols, makeServer, parseMessage, type Server, type SubscribePayload } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { buildContext, type Context, type RequestMeta } from '../http/context';
-import { DomainError, HttpError, ServiceUnavailableError, normalizeError, toGraphQLError } from '../http/errors';
+import { bearerToken, tokenContext, type Context, type RequestMeta } from '../http/context';
+import { CodedError, ServiceUnavailableError } from '../domain/errors';
+import { HttpError, normalizeError, toGraphQLError } from '../http/errors';
 import type { AuthUser } from '../domain/auth-user';
 import { GRAPHQL_LIMITS, limitValidationRules } from './limits';
 import { present } from '../platform/invariant';
 import type { Metrics } from '../http/metrics';
 import { requestIdOf } from '../http/request-id';
 import type { Services } from '../services';
-import type { Delivery, LiveStream } from '../services/change-feed';
+import type { Delivery, LiveStream, WatchOptions } from '../services/change-feed';
 import type { SocketDocuments } from './trusted-documents';
 import type { CompiledExecution, FixedDocuments } from './compiled-execution';
 
@@ -56,12 +58,12 @@ export const SUBSCRIPTION_LIMITS = {
 /** Close codes of our own (graphql-ws's are in its CloseCode). */
 const TOO_MANY = 4429;
 const TRY_AGAIN_LATER = 1013;
-/** Close codes counted by their own label; a client may close with any code from 1000 to 4999, which would be a label each. */
+/** Close codes counted by their own label (closeCodeLabel). */
 const KNOWN_CLOSE_CODES = new Set([1000, 1001, 1005, 1006, 1009, 1011, 1013, 4400, 4401, 4403, 4406, 4408, 4409, 4429, 4499, 4500]);
 /** setTimeout's longest delay; a token living longer is re-armed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-interface Connection {
+export interface Connection {
   socket: WebSocket;
   request: http.IncomingMessage;
   /** Set once connection_init was accepted. */
@@ -74,6 +76,7 @@ interface Connection {
 }
 
 type Extra = { connection: Connection };
+type Protocol = Server<Extra>;
 
 export interface SubscriptionServerOptions {
   schema: GraphQLSchema;
@@ -112,6 +115,27 @@ export const subscriptionsOverWebSocketOnly: ApolloServerPlugin<Context> = {
 
 const clientError = (message: string, code: string) => new GraphQLError(message, { extensions: { code } });
 
+/** A source stream made in onSubscribe (where a refusal can still be an `error` message), taken by `subscribe`. */
+export interface Subscribed {
+  source: LiveStream<unknown>;
+  conn: Connection;
+  /** The fixed document's compiled execution, when the subscription is one (src/graphql/compiled-execution.ts). */
+  run?: CompiledExecution;
+}
+
+/** What the parts of one subscription server share (attachSubscriptions makes it). */
+export interface Hub {
+  options: SubscriptionServerOptions;
+  connections: Map<WebSocket, Connection>;
+  users: UserConnections;
+  sources: WeakMap<ExecutionArgs, Subscribed>;
+  rules: readonly ValidationRule[];
+  /** Whether a session is live, batched per turn of the event loop (batchedSessionCheck). */
+  sessionLive(sessionId: string): Promise<boolean>;
+  /** Set by close(): upgrades are refused with 503. */
+  closing: boolean;
+}
+
 /**
  * GraphQL subscriptions over WebSocket (`graphql-transport-ws`, contract §3) at /graphql on the
  * gateway's HTTP server: the same schema, the same context builder (src/http/context.ts) and the same
@@ -126,274 +150,361 @@ const clientError = (message: string, code: string) => new GraphQLError(message,
  * instance hears it at commit). Each closes with 4401.
  */
 export function attachSubscriptions(server: http.Server, options: SubscriptionServerOptions): SubscriptionServer {
-  const { schema, services, logger, metrics } = options;
-  const live = metrics.live;
-  const connections = new Map<WebSocket, Connection>();
-  const byUser = new Map<number, Set<Connection>>();
-  /** Source streams made in onSubscribe (where a refusal can still be an `error` message), taken by `subscribe`. */
-  const sources = new WeakMap<ExecutionArgs, { source: LiveStream<unknown>; conn: Connection; run?: CompiledExecution }>();
-  const rules = [...specifiedRules, ...limitValidationRules()];
-  let closing = false;
+  const { services, logger } = options;
+  const hub: Hub = {
+    options,
+    connections: new Map(),
+    users: new UserConnections(),
+    sources: new WeakMap(),
+    rules: [...specifiedRules, ...limitValidationRules()],
+    sessionLive: batchedSessionCheck((ids) => services.auth.liveSessions(ids)),
+    closing: false,
+  };
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: SUBSCRIPTION_LIMITS.maxMessageBytes, handleProtocols, perMessageDeflate: false });
   wss.on('error', (err) => logger.error({ err }, 'WebSocket server failed'));
-
-  const close = (conn: Connection, code: number, reason: string) => {
-    if (conn.socket.readyState === conn.socket.OPEN || conn.socket.readyState === conn.socket.CONNECTING) conn.socket.close(code, reason);
-  };
-  const unauthorized = (conn: Connection) => close(conn, CloseCode.Unauthorized, 'Unauthorized');
-
-  const format = (errors: readonly GraphQLError[]) => errors.map((e) => options.formatError(e.toJSON(), e));
-
-  const sessionLive = batchedSessionCheck((ids) => services.auth.liveSessions(ids));
-  /** The connection's user while its session is live; else null, and the connection is closed with 4401. */
-  const currentUser = async (conn: Connection): Promise<AuthUser | null> => {
-    const user = conn.user;
-    if (!user) return null;
-    if (await sessionLive(user.sessionId)) return user;
-    unauthorized(conn);
-    return null;
-  };
-
-  /** The sessions of these connections that ended get their connections closed (4401). */
-  const recheck = async (list: Connection[]) => {
-    const signedIn = list.flatMap((conn) => (conn.user ? [{ conn, sessionId: conn.user.sessionId }] : []));
-    if (!signedIn.length) return;
-    const liveIds = await services.auth.liveSessions(signedIn.map((c) => c.sessionId));
-    for (const { conn, sessionId } of signedIn) if (!liveIds.has(sessionId)) unauthorized(conn);
-  };
   const stopRevocations = services.changes.onSessionsRevoked((userId) => {
-    recheck([...(byUser.get(userId) ?? [])]).catch((err: unknown) => logger.warn({ err, userId }, 'live connections: session re-check failed'));
+    recheck(hub, hub.users.of(userId)).catch((err: unknown) => logger.warn({ err, userId }, 'live connections: session re-check failed'));
   });
-
-  const protocol = makeServer<Record<string, unknown> | undefined, Extra>({
-    schema,
-    connectionInitWaitTimeout: SUBSCRIPTION_LIMITS.connectionInitTimeoutMs,
-
-    async onConnect(ctx) {
-      const conn = ctx.extra.connection;
-      // The key is matched as an HTTP header name would be: GraphiQL sends its headers editor's "Authorization".
-      const authorization = Object.entries(ctx.connectionParams ?? {}).find(([key]) => key.toLowerCase() === 'authorization')?.[1];
-      const token = typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined;
-      const context = token ? await buildContext(services, `Bearer ${token}`, requestMeta(conn.request)) : null;
-      if (!context?.user) {
-        unauthorized(conn);
-        return false;
-      }
-      const mine = byUser.get(context.user.id) ?? new Set();
-      if (mine.size >= SUBSCRIPTION_LIMITS.connectionsPerUser) {
-        close(conn, TOO_MANY, `At most ${SUBSCRIPTION_LIMITS.connectionsPerUser} connections per user`);
-        return false;
-      }
-      // The socket may have gone while the session was read.
-      if (conn.socket.readyState !== conn.socket.OPEN) return false;
-      conn.user = context.user;
-      byUser.set(context.user.id, mine.add(conn));
-      const expiresAt = token && services.auth.accessTokenExpiry(token);
-      if (expiresAt) {
-        const arm = () => {
-          const left = expiresAt - Date.now();
-          if (left <= 0) return unauthorized(conn);
-          conn.expiry = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
-        };
-        arm();
-      }
-      return true;
-    },
-
-    async onSubscribe(ctx, _id, payload) {
-      const conn = ctx.extra.connection;
-      // ctx.subscriptions already holds this one.
-      if (Object.keys(ctx.subscriptions).length > SUBSCRIPTION_LIMITS.subscriptionsPerConnection) {
-        return [clientError(`At most ${SUBSCRIPTION_LIMITS.subscriptionsPerConnection} subscriptions per connection.`, 'RATE_LIMITED')];
-      }
-      let query: string;
-      try {
-        query = await options.documents(payload, conn.user ?? null);
-      } catch (err) {
-        if (err instanceof GraphQLError) return [err];
-        if (err instanceof DomainError) return [toGraphQLError(err)];
-        throw err;
-      }
-      const fixed = options.fixed(query, payload.operationName);
-      let document: DocumentNode;
-      try {
-        document = fixed?.document ?? parse(query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
-      } catch (err) {
-        return [clientError(err instanceof Error ? err.message : String(err), 'GRAPHQL_PARSE_FAILED')];
-      }
-      const invalid = validate(schema, document, rules);
-      if (invalid.length) return invalid.map((e) => clientError(e.message, 'GRAPHQL_VALIDATION_FAILED'));
-      if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
-        return [clientError('Only subscriptions are served over WebSocket; send queries and mutations to POST /graphql.', 'BAD_REQUEST')];
-      }
-      const user = await currentUser(conn);
-      if (!user) return [clientError('Unauthenticated.', 'UNAUTHENTICATED')];
-      const contextValue: Context = {
-        user,
-        services,
-        request: requestMeta(conn.request),
-        live: {
-          // Before each event is loaded: a fan-out checks every subscriber's session in one query (batchedSessionCheck).
-          authorize: async () => {
-            if (await currentUser(conn)) return true;
-            live.dropped.inc({ reason: 'revoked' });
-            return false;
-          },
-          maxPending: SUBSCRIPTION_LIMITS.maxPendingEvents,
-          onOverflow: () => {
-            live.dropped.inc({ reason: 'slow_consumer' });
-            close(conn, TRY_AGAIN_LATER, 'Slow consumer');
-          },
-        },
-      };
-      const args: ExecutionArgs = { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
-      // The field's own subscribe runs here (its authorization included): a refusal is an `error` message.
-      const source = await createSourceEventStream(args);
-      if (!isAsyncIterable(source)) return source.errors ?? [clientError('Unable to subscribe.', 'INTERNAL_SERVER_ERROR')];
-      sources.set(args, { source: source as LiveStream<unknown>, conn, run: fixed?.run });
-      return args;
-    },
-
-    subscribe(args) {
-      const { source, conn, run } = present(sources.get(args), 'the source stream onSubscribe made');
-      sources.delete(args);
-      const field = getOperationAST(args.document, args.operationName)?.selectionSet.selections[0];
-      const name = field?.kind === 'Field' ? field.name.value : 'unknown';
-      // graphql-js's mapping of a source stream to responses, with the per-event checks in between.
-      // Not an async generator: return() must end the source at once, even while next() waits.
-      const responses: AsyncIterableIterator<ExecutionResult> = {
-        async next() {
-          for (;;) {
-            const item = await source.next();
-            if (item.done) return { value: undefined, done: true };
-            const delivery = item.value as Delivery<unknown>;
-            if (conn.socket.readyState !== conn.socket.OPEN) {
-              live.dropped.inc({ reason: 'closed' });
-              continue;
-            }
-            if (conn.socket.bufferedAmount > SUBSCRIPTION_LIMITS.maxBufferedBytes) {
-              live.dropped.inc({ reason: 'slow_consumer' });
-              close(conn, TRY_AGAIN_LATER, 'Slow consumer');
-              continue;
-            }
-            // A fixed document (the SDK's) runs compiled; any other on graphql-js (src/graphql/compiled-execution.ts).
-            const result = await (run ? run(delivery, args.contextValue as Context, args.variableValues ?? {}) : execute({ ...args, rootValue: delivery }));
-            live.delivered.inc({ field: name });
-            live.lag.observe(Math.max(Date.now() - delivery.at, 0) / 1000);
-            return { value: result, done: false };
-          }
-        },
-        async return() {
-          await source.return?.();
-          return { value: undefined, done: true };
-        },
-        [Symbol.asyncIterator]: () => responses,
-      };
-      return responses;
-    },
-
-    onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
-    onError: (_ctx, _id, _payload, errors) => format(errors),
-  });
-
-  wss.on('connection', (socket: WebSocket, request: http.IncomingMessage) => {
-    const conn: Connection = { socket, request, tokens: SUBSCRIPTION_LIMITS.messageBurst, refilledAt: Date.now(), alive: true };
-    connections.set(socket, conn);
-    live.sockets.inc();
-    // For the socket's whole life: an oversized frame (ws closes with 1009 itself), a reset, a protocol violation.
-    socket.on('error', (err) => logger.debug({ err }, 'WebSocket connection error'));
-    socket.on('pong', () => (conn.alive = true));
-    const closed = protocol.opened(
-      {
-        protocol: socket.protocol,
-        send: (data) =>
-          new Promise<void>((resolve) => {
-            if (socket.readyState !== socket.OPEN) return resolve();
-            // A send that fails means the socket is going: its close handler cleans up.
-            socket.send(data, () => resolve());
-          }),
-        close: (code, reason) => close(conn, code ?? 1000, reason ?? ''),
-        onMessage: (cb) =>
-          socket.on('message', (data) => {
-            if (socket.readyState !== socket.OPEN) return;
-            if (!takeToken(conn)) return close(conn, TOO_MANY, 'Too many messages');
-            const text = String(data);
-            cb(text).catch((err: unknown) => {
-              // graphql-ws throws on a well-formed message only servers send (next, error, connection_ack): the client's fault.
-              if (sentByServersOnly(text)) return close(conn, CloseCode.BadRequest, 'Unexpected message type');
-              // The database failing (at connection_init or a session check) is temporary: 1013, which clients retry.
-              if (normalizeError(err) instanceof ServiceUnavailableError) {
-                logger.warn({ err }, 'WebSocket message: database unavailable');
-                return close(conn, TRY_AGAIN_LATER, 'Service unavailable');
-              }
-              logger.error({ err }, 'WebSocket message handling failed');
-              close(conn, CloseCode.InternalServerError, 'Internal server error');
-            });
-          }),
-      },
-      { connection: conn },
-    );
-    socket.once('close', (code, reason) => {
-      connections.delete(socket);
-      live.sockets.dec();
-      live.closes.inc({ code: KNOWN_CLOSE_CODES.has(code) ? String(code) : 'other' });
-      clearTimeout(conn.expiry);
-      if (conn.user) {
-        const mine = byUser.get(conn.user.id);
-        mine?.delete(conn);
-        if (mine?.size === 0) byUser.delete(conn.user.id);
-      }
-      closed(code, reason.toString()).catch((err: unknown) => logger.warn({ err }, 'WebSocket close handling failed'));
-    });
-  });
+  const protocol = createProtocol(hub);
+  wss.on('connection', (socket: WebSocket, request: http.IncomingMessage) => openConnection(hub, protocol, socket, request));
 
   // One timer for every connection: cheaper than one per socket with thousands of idle ones.
-  const keepAlive = setInterval(() => {
-    for (const conn of connections.values()) {
-      if (!conn.alive) {
-        conn.socket.terminate();
-        continue;
-      }
-      conn.alive = false;
-      conn.socket.ping();
-    }
-  }, SUBSCRIPTION_LIMITS.keepAliveMs);
+  const keepAlive = setInterval(() => pingOrCut(hub.connections.values()), SUBSCRIPTION_LIMITS.keepAliveMs);
   keepAlive.unref();
 
-  const onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+  server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', (err) => logger.debug({ err }, 'WebSocket upgrade socket error'));
-    const path = (request.url ?? '').split('?')[0];
-    if (path !== '/graphql' || closing) return refuseUpgrade(socket, closing ? 503 : 404);
+    const refusal = upgradeRefusal(request.url, hub.closing);
+    if (refusal) return refuseUpgrade(socket, refusal);
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
-  };
-  server.on('upgrade', onUpgrade);
+  });
 
   return {
-    recheckSessions: () => recheck([...connections.values()]),
+    recheckSessions: () => recheck(hub, [...hub.connections.values()]),
     async close(timeoutMs) {
-      closing = true;
+      hub.closing = true;
       stopRevocations();
       clearInterval(keepAlive);
-      for (const conn of connections.values()) close(conn, 1001, 'Going away');
-      const deadline = Date.now() + timeoutMs;
-      // Each socket's close handler removes it (the closing handshake, or ws's own 30 s timeout).
-      while (connections.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      for (const conn of connections.values()) conn.socket.terminate();
-      // onUpgrade stays: until the HTTP server closes, an upgrade is refused with 503 (`closing`)
+      await drain(hub.connections, timeoutMs);
+      // The upgrade listener stays: until the HTTP server closes, an upgrade is refused with 503 (`closing`)
       // rather than left without an answer, which a load balancer would wait out before trying another instance.
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
 
-  function takeToken(conn: Connection): boolean {
-    const now = Date.now();
-    conn.tokens = Math.min(SUBSCRIPTION_LIMITS.messageBurst, conn.tokens + ((now - conn.refilledAt) / 1000) * SUBSCRIPTION_LIMITS.messagesPerSecond);
-    conn.refilledAt = now;
-    if (conn.tokens < 1) return false;
-    conn.tokens -= 1;
-    return true;
+/** Acknowledged connections by user: for connectionsPerUser, and the connections a user's revoked sessions re-check. */
+export class UserConnections {
+  private readonly byUser = new Map<number, Set<Connection>>();
+
+  of(userId: number): Connection[] {
+    return [...(this.byUser.get(userId) ?? [])];
   }
+
+  count(userId: number): number {
+    return this.byUser.get(userId)?.size ?? 0;
+  }
+
+  add(userId: number, conn: Connection): void {
+    const mine = this.byUser.get(userId) ?? new Set();
+    this.byUser.set(userId, mine.add(conn));
+  }
+
+  delete(userId: number, conn: Connection): void {
+    const mine = this.byUser.get(userId);
+    mine?.delete(conn);
+    if (mine?.size === 0) this.byUser.delete(userId);
+  }
+}
+
+/** Closes the socket unless it is already closing or closed. */
+export function closeConnection(conn: Connection, code: number, reason: string): void {
+  if (conn.socket.readyState === conn.socket.OPEN || conn.socket.readyState === conn.socket.CONNECTING) conn.socket.close(code, reason);
+}
+
+const unauthorized = (conn: Connection) => closeConnection(conn, CloseCode.Unauthorized, 'Unauthorized');
+
+/** The connection's user while its session is live; else null, and the connection is closed with 4401. */
+async function currentUser(hub: Pick<Hub, 'sessionLive'>, conn: Connection): Promise<AuthUser | null> {
+  const user = conn.user;
+  if (!user) return null;
+  if (await hub.sessionLive(user.sessionId)) return user;
+  unauthorized(conn);
+  return null;
+}
+
+/** The sessions of these connections that ended get their connections closed (4401). */
+export async function recheck(hub: Pick<Hub, 'options'>, list: Connection[]): Promise<void> {
+  const signedIn = list.flatMap((conn) => (conn.user ? [{ conn, sessionId: conn.user.sessionId }] : []));
+  if (!signedIn.length) return;
+  const liveIds = await hub.options.services.auth.liveSessions(signedIn.map((c) => c.sessionId));
+  for (const { conn, sessionId } of signedIn) if (!liveIds.has(sessionId)) unauthorized(conn);
+}
+
+/** graphql-ws's side of the protocol, each step one of the functions below. */
+function createProtocol(hub: Hub) {
+  const format = (errors: readonly GraphQLError[]) => errors.map((e) => hub.options.formatError(e.toJSON(), e));
+  return makeServer<Record<string, unknown> | undefined, Extra>({
+    schema: hub.options.schema,
+    connectionInitWaitTimeout: SUBSCRIPTION_LIMITS.connectionInitTimeoutMs,
+    onConnect: (ctx) => admitConnection(hub, ctx.extra.connection, ctx.connectionParams),
+    // ctx.subscriptions already holds this one.
+    onSubscribe: (ctx, _id, payload) => startSubscription(hub, ctx.extra.connection, Object.keys(ctx.subscriptions).length, payload),
+    subscribe(args) {
+      const subscribed = present(hub.sources.get(args), 'the source stream onSubscribe made');
+      hub.sources.delete(args);
+      return deliveries(subscribed, args, hub.options.metrics.live);
+    },
+    onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
+    onError: (_ctx, _id, _payload, errors) => format(errors),
+  });
+}
+
+/** The `Authorization` entry of connection_init's payload, its key matched as an HTTP header name would be: GraphiQL sends its headers editor's "Authorization". */
+export function connectionAuthorization(params: Record<string, unknown> | undefined): unknown {
+  return Object.entries(params ?? {}).find(([key]) => key.toLowerCase() === 'authorization')?.[1];
+}
+
+/**
+ * connection_init: a bearer token of a live session (else 4401), at most connectionsPerUser
+ * connections per user (else 4429), and a timer that closes the connection when the token expires.
+ */
+export async function admitConnection(hub: Hub, conn: Connection, params: Record<string, unknown> | undefined): Promise<boolean> {
+  const { services } = hub.options;
+  const token = bearerToken(connectionAuthorization(params));
+  const user = token ? (await tokenContext(services, token, requestMeta(conn.request))).user : null;
+  if (!token || !user) {
+    unauthorized(conn);
+    return false;
+  }
+  if (hub.users.count(user.id) >= SUBSCRIPTION_LIMITS.connectionsPerUser) {
+    closeConnection(conn, TOO_MANY, `At most ${SUBSCRIPTION_LIMITS.connectionsPerUser} connections per user`);
+    return false;
+  }
+  // The socket may have gone while the session was read.
+  if (conn.socket.readyState !== conn.socket.OPEN) return false;
+  conn.user = user;
+  hub.users.add(user.id, conn);
+  const expiresAt = services.auth.accessTokenExpiry(token);
+  if (expiresAt) armExpiry(conn, expiresAt, () => unauthorized(conn));
+  return true;
+}
+
+/** Calls `onExpired` at `expiresAt` (at once when it has passed), re-arming past setTimeout's longest delay. */
+export function armExpiry(conn: Pick<Connection, 'expiry'>, expiresAt: number, onExpired: () => void): void {
+  const left = expiresAt - Date.now();
+  if (left <= 0) return onExpired();
+  conn.expiry = setTimeout(() => armExpiry(conn, expiresAt, onExpired), Math.min(left, MAX_TIMER_MS));
+}
+
+/**
+ * A `subscribe` message's document, or the `error` message's errors: at most subscriptionsPerConnection
+ * (`open` counts this one), the trusted-documents policy, parsing, validation, and a subscription.
+ */
+export async function vetSubscription(
+  hub: Pick<Hub, 'options' | 'rules'>,
+  conn: Connection,
+  open: number,
+  payload: SubscribePayload,
+): Promise<{ document: DocumentNode; run?: CompiledExecution } | readonly GraphQLError[]> {
+  if (open > SUBSCRIPTION_LIMITS.subscriptionsPerConnection) {
+    return [clientError(`At most ${SUBSCRIPTION_LIMITS.subscriptionsPerConnection} subscriptions per connection.`, 'RATE_LIMITED')];
+  }
+  let query: string;
+  try {
+    query = await hub.options.documents(payload, conn.user ?? null);
+  } catch (err) {
+    if (err instanceof GraphQLError) return [err];
+    if (err instanceof CodedError) return [toGraphQLError(err)];
+    throw err;
+  }
+  const fixed = hub.options.fixed(query, payload.operationName);
+  let document: DocumentNode;
+  try {
+    document = fixed?.document ?? parse(query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
+  } catch (err) {
+    return [clientError(err instanceof Error ? err.message : String(err), 'GRAPHQL_PARSE_FAILED')];
+  }
+  const invalid = validate(hub.options.schema, document, hub.rules);
+  if (invalid.length) return invalid.map((e) => clientError(e.message, 'GRAPHQL_VALIDATION_FAILED'));
+  if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
+    return [clientError('Only subscriptions are served over WebSocket; send queries and mutations to POST /graphql.', 'BAD_REQUEST')];
+  }
+  return { document, run: fixed?.run };
+}
+
+/** onSubscribe: the vetted document's source stream, made under a live session (the field's own subscribe and authorization run here). */
+async function startSubscription(hub: Hub, conn: Connection, open: number, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  const vetted = await vetSubscription(hub, conn, open, payload);
+  if (!('document' in vetted)) return vetted;
+  const user = await currentUser(hub, conn);
+  if (!user) return [clientError('Unauthenticated.', 'UNAUTHENTICATED')];
+  const { schema, services } = hub.options;
+  const contextValue: Context = { user, services, request: requestMeta(conn.request), live: liveWatch(hub, conn) };
+  const args: ExecutionArgs = { schema, document: vetted.document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
+  // A refusal here is an `error` message.
+  const source = await createSourceEventStream(args);
+  if (!isAsyncIterable(source)) return source.errors ?? [clientError('Unable to subscribe.', 'INTERNAL_SERVER_ERROR')];
+  hub.sources.set(args, { source: source as LiveStream<unknown>, conn, run: vetted.run });
+  return args;
+}
+
+/** How the change feed treats one subscriber (`Context.live`): its session checked before each event, its backlog bounded. */
+export function liveWatch(hub: Pick<Hub, 'options' | 'sessionLive'>, conn: Connection): WatchOptions {
+  const { live } = hub.options.metrics;
+  return {
+    // Before each event is loaded: a fan-out checks every subscriber's session in one query (batchedSessionCheck).
+    authorize: async () => {
+      if (await currentUser(hub, conn)) return true;
+      live.dropped.inc({ reason: 'revoked' });
+      return false;
+    },
+    maxPending: SUBSCRIPTION_LIMITS.maxPendingEvents,
+    onOverflow: () => {
+      live.dropped.inc({ reason: 'slow_consumer' });
+      closeConnection(conn, TRY_AGAIN_LATER, 'Slow consumer');
+    },
+  };
+}
+/**
+ * graphql-js's mapping of a source stream to responses, with the per-event checks in between: an
+ * event for a closed socket is dropped, one for a full send buffer closes the connection (1013).
+ * Not an async generator: return() must end the source at once, even while next() waits.
+ */
+export function deliveries({ source, conn, run }: Subscribed, args: ExecutionArgs, live: Metrics['live']): AsyncIterableIterator<ExecutionResult> {
+  const field = getOperationAST(args.document, args.operationName)?.selectionSet.selections[0];
+  const name = field?.kind === 'Field' ? field.name.value : 'unknown';
+  const responses: AsyncIterableIterator<ExecutionResult> = {
+    async next() {
+      for (;;) {
+        const item = await source.next();
+        if (item.done) return { value: undefined, done: true };
+        const delivery = item.value as Delivery<unknown>;
+        if (conn.socket.readyState !== conn.socket.OPEN) {
+          live.dropped.inc({ reason: 'closed' });
+          continue;
+        }
+        if (conn.socket.bufferedAmount > SUBSCRIPTION_LIMITS.maxBufferedBytes) {
+          live.dropped.inc({ reason: 'slow_consumer' });
+          closeConnection(conn, TRY_AGAIN_LATER, 'Slow consumer');
+          continue;
+        }
+        // A fixed document (the SDK's) runs compiled; any other on graphql-js (src/graphql/compiled-execution.ts).
+        const result = await (run ? run(delivery, args.contextValue as Context, args.variableValues ?? {}) : execute({ ...args, rootValue: delivery }));
+        live.delivered.inc({ field: name });
+        live.lag.observe(Math.max(Date.now() - delivery.at, 0) / 1000);
+        return { value: result, done: false };
+      }
+    },
+    async return() {
+      await source.return?.();
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]: () => responses,
+  };
+  return responses;
+}
+
+/** A new socket: registered, kept alive, handed to the protocol, and forgotten when it closes. */
+function openConnection(hub: Hub, protocol: Protocol, socket: WebSocket, request: http.IncomingMessage): void {
+  const { logger, metrics } = hub.options;
+  const conn: Connection = { socket, request, tokens: SUBSCRIPTION_LIMITS.messageBurst, refilledAt: Date.now(), alive: true };
+  hub.connections.set(socket, conn);
+  metrics.live.sockets.inc();
+  // For the socket's whole life: an oversized frame (ws closes with 1009 itself), a reset, a protocol violation.
+  socket.on('error', (err) => logger.debug({ err }, 'WebSocket connection error'));
+  socket.on('pong', () => (conn.alive = true));
+  const closed = protocol.opened(
+    {
+      protocol: socket.protocol,
+      send: (data) =>
+        new Promise<void>((resolve) => {
+          if (socket.readyState !== socket.OPEN) return resolve();
+          // A send that fails means the socket is going: its close handler cleans up.
+          socket.send(data, () => resolve());
+        }),
+      close: (code, reason) => closeConnection(conn, code ?? 1000, reason ?? ''),
+      onMessage: (cb) => socket.on('message', (data) => receive(hub, conn, String(data), cb)),
+    },
+    { connection: conn },
+  );
+  socket.once('close', (code, reason) => {
+    forget(hub, conn, code);
+    closed(code, reason.toString()).catch((err: unknown) => logger.warn({ err }, 'WebSocket close handling failed'));
+  });
+}
+
+/** One client message: within the rate (else 4429), then to the protocol; its failure closes the connection (messageFailed). */
+export function receive(hub: Pick<Hub, 'options'>, conn: Connection, text: string, handle: (text: string) => Promise<void>): void {
+  if (conn.socket.readyState !== conn.socket.OPEN) return;
+  if (!takeToken(conn)) return closeConnection(conn, TOO_MANY, 'Too many messages');
+  handle(text).catch((err: unknown) => messageFailed(hub.options.logger, conn, text, err));
+}
+
+/** Closes the connection of a message graphql-ws failed on: the client's fault (4400), the database's (1013, which clients retry) or ours (4500, logged). */
+export function messageFailed(logger: Logger, conn: Connection, text: string, err: unknown): void {
+  // graphql-ws throws on a well-formed message only servers send (next, error, connection_ack): the client's fault.
+  if (sentByServersOnly(text)) return closeConnection(conn, CloseCode.BadRequest, 'Unexpected message type');
+  // The database failing (at connection_init or a session check) is temporary.
+  if (normalizeError(err) instanceof ServiceUnavailableError) {
+    logger.warn({ err }, 'WebSocket message: database unavailable');
+    return closeConnection(conn, TRY_AGAIN_LATER, 'Service unavailable');
+  }
+  logger.error({ err }, 'WebSocket message handling failed');
+  closeConnection(conn, CloseCode.InternalServerError, 'Internal server error');
+}
+
+/** Takes one token of the connection's messagesPerSecond bucket (refilled for the time since the last); false when it is empty. */
+export function takeToken(conn: Pick<Connection, 'tokens' | 'refilledAt'>): boolean {
+  const now = Date.now();
+  conn.tokens = Math.min(SUBSCRIPTION_LIMITS.messageBurst, conn.tokens + ((now - conn.refilledAt) / 1000) * SUBSCRIPTION_LIMITS.messagesPerSecond);
+  conn.refilledAt = now;
+  if (conn.tokens < 1) return false;
+  conn.tokens -= 1;
+  return true;
+}
+
+/** A closed socket's clean-up: out of the registries, its expiry timer cleared, its close code counted. */
+export function forget(hub: Pick<Hub, 'options' | 'connections' | 'users'>, conn: Connection, code: number): void {
+  const { live } = hub.options.metrics;
+  hub.connections.delete(conn.socket);
+  live.sockets.dec();
+  live.closes.inc({ code: closeCodeLabel(code) });
+  clearTimeout(conn.expiry);
+  if (conn.user) hub.users.delete(conn.user.id, conn);
+}
+
+/** The close-code label of graphql_ws_closes_total: a client may close with any code from 1000 to 4999, which would be a label each. */
+export function closeCodeLabel(code: number): string {
+  return KNOWN_CLOSE_CODES.has(code) ? String(code) : 'other';
+}
+
+/** One keep-alive round: a connection that has not answered the previous ping is cut, every other one pinged. */
+export function pingOrCut(connections: Iterable<Connection>): void {
+  for (const conn of connections) {
+    if (!conn.alive) {
+      conn.socket.terminate();
+      continue;
+    }
+    conn.alive = false;
+    conn.socket.ping();
+  }
+}
+
+/** An upgrade request's refusal: 503 while shutting down, 404 for any path but /graphql; undefined to accept it. */
+export function upgradeRefusal(url: string | undefined, closing: boolean): 404 | 503 | undefined {
+  if (closing) return 503;
+  return (url ?? '').split('?')[0] === '/graphql' ? undefined : 404;
+}
+
+/** Closes every connection with 1001 (going away), then cuts those still open at `timeoutMs`. */
+export async function drain(connections: Map<WebSocket, Connection>, timeoutMs: number): Promise<void> {
+  for (const conn of connections.values()) closeConnection(conn, 1001, 'Going away');
+  const deadline = Date.now() + timeoutMs;
+  // Each socket's close handler removes it (the closing handshake, or ws's own 30 s timeout).
+  while (connections.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (const conn of connections.values()) conn.socket.terminate();
 }
 
 /** Session ids per query: well under PostgreSQL's 65 535 bind parameters. */
@@ -403,7 +514,7 @@ const SESSIONS_PER_QUERY = 1000;
  * Session checks asked for in the same turn of the event loop share one query: a change fanned out
  * to a thousand subscribers checks their thousand sessions at once, not one statement each.
  */
-function batchedSessionCheck(liveSessions: (ids: string[]) => Promise<Set<string>>): (sessionId: string) => Promise<boolean> {
+export function batchedSessionCheck(liveSessions: (ids: string[]) => Promise<Set<string>>): (sessionId: string) => Promise<boolean> {
   let batch: { ids: Set<string>; live: Promise<Set<string>> } | undefined;
   return (sessionId) => {
     if (!batch) {
