@@ -301,6 +301,137 @@ export interface VerifyOptions {
   checkpoints?: { storage: FileStorage; keys: ReadonlyMap<string, KeyObject> };
 }
 
+type AuditProblem = NonNullable<VerifyResult['problem']>;
+/** A position on the chain: a seal, or the anchor retention left in place of the removed prefix. */
+type ChainLink = Pick<ChainHead, 'seq' | 'eventId' | 'hash'>;
+
+/**
+ * A walk along the chain from its anchor (or its start): each seal must come at the next position,
+ * its event still there, and the event's content must still give the seal's hash.
+ */
+export class ChainWalk {
+  /** The hash of the last position passed (the anchor's, the genesis hash at the start). */
+  previous: string;
+  /** The position the next seal must have. */
+  expected: bigint;
+  private lastEvent: bigint | null;
+  /** Events passed. */
+  count = 0;
+
+  constructor(anchor: ChainLink | null) {
+    this.previous = anchor?.hash ?? GENESIS_HASH;
+    this.expected = (anchor?.seq ?? 0n) + 1n;
+    this.lastEvent = anchor?.eventId ?? null;
+  }
+
+  /** The last position passed. */
+  get headSeq(): bigint {
+    return this.expected - 1n;
+  }
+
+  /** What is wrong with the next seal and its event (undefined: removed), if anything; the walk stays where it is. */
+  check(seal: ChainLink, event: AuditEvent | undefined): AuditProblem | undefined {
+    const id = seal.eventId.toString();
+    if (seal.seq !== this.expected) {
+      const where = this.lastEvent === null ? `before event ${id}` : `between event ${this.lastEvent} and event ${id}`;
+      return { eventId: id, message: `chain position ${this.expected} is missing: an event ${where} was removed` };
+    }
+    if (!event) return { eventId: id, message: `event ${id} was removed` };
+    if (chainHash(this.previous, seal.seq, event) !== seal.hash)
+      return { eventId: id, message: `event ${id} was changed: its content no longer matches its seal` };
+    return undefined;
+  }
+
+  /** Past a seal that checked out. */
+  advance(seal: ChainLink): void {
+    this.previous = seal.hash;
+    this.lastEvent = seal.eventId;
+    this.expected += 1n;
+    this.count += 1;
+  }
+}
+
+/**
+ * The signed checkpoints (in seq order) a walk of the chain meets: those before the anchor cover
+ * events removed by retention (one exactly on it is checked against the anchor's hash); each later
+ * one must match the chain's hash at its position.
+ */
+export class CheckpointMatcher {
+  private readonly pending: Checkpoint[];
+  readonly beforeRetention: number;
+  matched = 0;
+  /** The newest checkpoint matched so far. */
+  last: Checkpoint | undefined;
+
+  constructor(
+    private readonly list: Checkpoint[],
+    anchorSeq: bigint | undefined,
+  ) {
+    this.pending = list.filter((c) => BigInt(c.seq) >= (anchorSeq ?? 1n));
+    this.beforeRetention = list.length - this.pending.length;
+  }
+
+  /** The chain has event `eventId` with `hash` at `seq`: a problem when a checkpoint there says otherwise. */
+  match(seq: bigint, eventId: string, hash: string): AuditProblem | undefined {
+    while (this.pending.length && BigInt(this.pending[0].seq) === seq) {
+      const c = this.pending[0];
+      if (c.hash !== hash || c.eventId !== eventId) return this.mismatch(c, eventId);
+      this.pending.shift();
+      this.matched += 1;
+      this.last = c;
+    }
+    return undefined;
+  }
+
+  private mismatch(c: Checkpoint, eventId: string): AuditProblem {
+    const since = this.last ? `checkpoint #${this.last.seq} (event ${this.last.eventId}, which still matches)` : 'the start of the chain';
+    return {
+      eventId,
+      message:
+        `event ${eventId} no longer matches signed checkpoint #${c.seq} (event ${c.eventId}, signed ${c.at} by key ${c.keyId}): ` +
+        `the history up to it was rewritten and its seals recomputed; the change lies after ${since}`,
+    };
+  }
+
+  /** Once the walk reached the chain's end at `headSeq` after `count` events: a checkpoint beyond it, or none at all for a chain with events. */
+  end(headSeq: bigint, count: number): AuditProblem | undefined {
+    const c = this.pending.at(0);
+    if (c)
+      return {
+        eventId: c.eventId,
+        message: `the chain ends at position ${headSeq}, but signed checkpoint #${c.seq} (event ${c.eventId}, signed ${c.at}) is beyond it: events were removed from the end`,
+      };
+    if (!this.list.length && count)
+      return {
+        eventId: '',
+        message: `no signed checkpoint found under ${CHECKPOINT_PREFIX}/ in the file store: the chain cannot be checked against one`,
+      };
+    return undefined;
+  }
+
+  summary(headSeq: bigint, count: number): NonNullable<VerifyResult['checkpoints']> {
+    return {
+      matched: this.matched,
+      beforeRetention: this.beforeRetention,
+      last: this.last,
+      eventsAfter: this.last ? Number(headSeq - BigInt(this.last.seq)) : count,
+    };
+  }
+}
+
+/** What a walk found, up to where it stopped (`pending` is the caller's to count). */
+export function verifyResult(walk: ChainWalk, pruned: bigint, checks: CheckpointMatcher | undefined, problem?: AuditProblem): VerifyResult {
+  return {
+    ok: !problem,
+    count: walk.count,
+    pending: 0,
+    pruned: Number(pruned),
+    head: { seq: walk.headSeq.toString(), hash: walk.previous },
+    problem,
+    ...(checks ? { checkpoints: checks.summary(walk.headSeq, walk.count) } : {}),
+  };
+}
+
 const BATCH = 500;
 
 export class AuditService {
@@ -435,108 +566,49 @@ export class AuditService {
     if (signed && 'problem' in signed) return { ok: false, count: 0, pending: 0, pruned: 0, head: { seq: '0', hash: GENESIS_HASH }, problem: signed.problem };
     const anchor = await this.prisma.auditAnchor.findFirst({ orderBy: { seq: 'desc' } });
     const pruned = (await this.prisma.auditAnchor.aggregate({ _sum: { removedEvents: true } }))._sum.removedEvents ?? 0n;
-    let previous = anchor?.hash ?? GENESIS_HASH;
-    let expected = (anchor?.seq ?? 0n) + 1n;
-    let lastEvent: bigint | null = anchor?.eventId ?? null;
-    let count = 0;
-    // Checkpoints: those before the anchor cover events removed by retention (one exactly on it is
-    // checked against the anchor's hash); each later one must match the chain's hash at its position.
-    const pending = signed ? signed.list.filter((c) => BigInt(c.seq) >= (anchor?.seq ?? 1n)) : [];
-    const checks = {
-      matched: 0,
-      beforeRetention: signed ? signed.list.length - pending.length : 0,
-      last: undefined as Checkpoint | undefined,
-      lastEvent: null as string | null,
-    };
-    const mismatch = (c: Checkpoint, eventId: string) => {
-      const since = checks.last ? `checkpoint #${checks.last.seq} (event ${checks.last.eventId}, which still matches)` : 'the start of the chain';
-      return {
-        eventId,
-        message:
-          `event ${eventId} no longer matches signed checkpoint #${c.seq} (event ${c.eventId}, signed ${c.at} by key ${c.keyId}): ` +
-          `the history up to it was rewritten and its seals recomputed; the change lies after ${since}`,
-      };
-    };
-    const matchCheckpoints = (seq: bigint, eventId: string, hash: string) => {
-      while (pending.length && BigInt(pending[0].seq) === seq) {
-        const c = pending[0];
-        if (c.hash !== hash || c.eventId !== eventId) return mismatch(c, eventId);
-        pending.shift();
-        checks.matched += 1;
-        checks.last = c;
-      }
-      return undefined;
-    };
-    const result = (problem?: VerifyResult['problem']): VerifyResult => ({
-      ok: !problem,
-      count,
-      pending: 0,
-      pruned: Number(pruned),
-      head: { seq: (expected - 1n).toString(), hash: previous },
-      problem,
-      ...(signed
-        ? {
-            checkpoints: {
-              matched: checks.matched,
-              beforeRetention: checks.beforeRetention,
-              last: checks.last,
-              eventsAfter: checks.last ? Number(expected - 1n - BigInt(checks.last.seq)) : count,
-            },
-          }
-        : {}),
-    });
-    if (anchor && signed) {
-      const onAnchor = matchCheckpoints(anchor.seq, anchor.eventId.toString(), anchor.hash);
-      if (onAnchor) return result(onAnchor);
+    const walk = new ChainWalk(anchor);
+    const checks = signed && new CheckpointMatcher(signed.list, anchor?.seq);
+    const problem = (await this.walkChain(walk, anchor, checks)) ?? checks?.end(walk.headSeq, walk.count) ?? (await this.insertedBehindHead());
+    const result = verifyResult(walk, pruned, checks, problem);
+    if (problem) return result;
+    const sealed = await this.prisma.auditSeal.count();
+    return { ...result, pending: (await this.prisma.auditEvent.count()) - sealed };
+  }
+
+  /** Walks the sealed chain from the anchor, meeting the signed checkpoints on the way; the first problem. */
+  private async walkChain(walk: ChainWalk, anchor: ChainLink | null, checks: CheckpointMatcher | undefined): Promise<AuditProblem | undefined> {
+    const onAnchor = anchor && checks?.match(anchor.seq, anchor.eventId.toString(), anchor.hash);
+    if (onAnchor) return onAnchor;
+    for await (const [seal, event] of this.sealsFrom(walk.expected)) {
+      const problem = walk.check(seal, event) ?? checks?.match(seal.seq, seal.eventId.toString(), seal.hash);
+      if (problem) return problem;
+      walk.advance(seal);
     }
-    for (;;) {
-      const seals = await this.prisma.auditSeal.findMany({ where: { seq: { gte: expected } }, orderBy: { seq: 'asc' }, take: BATCH });
+    return undefined;
+  }
+
+  /** The seals from chain position `from` on, in order, each with its event (undefined once removed): a page at a time. */
+  private async *sealsFrom(from: bigint): AsyncGenerator<[ChainLink, AuditEvent | undefined]> {
+    for (let next = from; ;) {
+      const seals = await this.prisma.auditSeal.findMany({ where: { seq: { gte: next } }, orderBy: { seq: 'asc' }, take: BATCH });
       const events = new Map((await this.prisma.auditEvent.findMany({ where: { id: { in: seals.map((s) => s.eventId) } } })).map((e) => [e.id, e]));
-      for (const seal of seals) {
-        const id = seal.eventId.toString();
-        if (seal.seq !== expected) {
-          const where = lastEvent === null ? `before event ${id}` : `between event ${lastEvent} and event ${id}`;
-          return result({ eventId: id, message: `chain position ${expected} is missing: an event ${where} was removed` });
-        }
-        const event = events.get(seal.eventId);
-        if (!event) return result({ eventId: id, message: `event ${id} was removed` });
-        if (chainHash(previous, seal.seq, event) !== seal.hash)
-          return result({ eventId: id, message: `event ${id} was changed: its content no longer matches its seal` });
-        const rewritten = matchCheckpoints(seal.seq, id, seal.hash);
-        if (rewritten) return result(rewritten);
-        previous = seal.hash;
-        lastEvent = seal.eventId;
-        expected += 1n;
-        count += 1;
-      }
-      if (seals.length < BATCH) break;
+      for (const seal of seals) yield [seal, events.get(seal.eventId)];
+      if (seals.length < BATCH) return;
+      next = seals[seals.length - 1].seq + 1n;
     }
-    if (pending.length) {
-      const c = pending[0];
-      return result({
-        eventId: c.eventId,
-        message: `the chain ends at position ${expected - 1n}, but signed checkpoint #${c.seq} (event ${c.eventId}, signed ${c.at}) is beyond it: events were removed from the end`,
-      });
-    }
-    if (signed && !signed.list.length && count)
-      return result({
-        eventId: '',
-        message: `no signed checkpoint found under ${CHECKPOINT_PREFIX}/ in the file store: the chain cannot be checked against one`,
-      });
+  }
+
+  /** An unsealed event behind the head: everything finished was just sealed, so it was written in afterwards. */
+  private async insertedBehindHead(): Promise<AuditProblem | undefined> {
     const head = await this.head(this.prisma);
-    // Everything finished was just sealed: an unsealed event behind the head was written in afterwards.
     const [behind] = await this.prisma.$queryRaw<{ id: string }[]>`
       SELECT e.id::text AS id FROM audit_events e
       WHERE (e.xid, e.id) < (${head.eventXid.toString()}::bigint, ${head.eventId.toString()}::bigint)
         AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.event_id = e.id)
       ORDER BY e.xid, e.id LIMIT 1`;
-    if (behind)
-      return result({
-        eventId: behind.id,
-        message: `event ${behind.id} was inserted out of order: it is not on the chain, behind sealed event ${head.eventId}`,
-      });
-    const sealed = await this.prisma.auditSeal.count();
-    return { ...result(), pending: (await this.prisma.auditEvent.count()) - sealed };
+    return behind
+      ? { eventId: behind.id, message: `event ${behind.id} was inserted out of order: it is not on the chain, behind sealed event ${head.eventId}` }
+      : undefined;
   }
 
   /** Every checkpoint in the store, signature checked, in seq order; or the first that does not verify. */
