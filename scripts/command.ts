@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../src/platform/config';
-import { ValidationError } from '../src/http/errors';
+import { ValidationError } from '../src/domain/errors';
 
 /** An operator command's refusal: printed as one line, exit status 1, no stack trace. */
 export class CommandError extends Error {}

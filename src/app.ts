@@ -21,18 +21,8 @@ import { BUILD_INFO } from './platform/build-info';
 import { buildContext, requestMeta, type Context } from './http/context';
 import type { Database } from './db/database';
 import { DatabaseHealth } from './db/health';
-import {
-  DomainError,
-  HttpError,
-  NotFoundError,
-  ServiceUnavailableError,
-  UnauthenticatedError,
-  errorCode,
-  graphqlErrorAnswer,
-  httpStatus,
-  normalizeError,
-  toGraphQLError,
-} from './http/errors';
+import { CodedError, NotFoundError, ServiceUnavailableError, UnauthenticatedError } from './domain/errors';
+import { HttpError, errorCode, graphqlErrorAnswer, httpStatus, normalizeError, toGraphQLError } from './http/errors';
 import { graphiqlRouter, withGraphiqlFallback } from './graphql/graphiql';
 import { GRAPHQL_LIMITS, answerSizeCap, limitValidationRules, limitsPlugin } from './graphql/limits';
 import { HttpDrainer } from './http/http-drain';
@@ -134,7 +124,7 @@ const noStore: ApolloServerPlugin<Context> = {
 /** An error thrown while building the context: Apollo takes its HTTP status from `extensions.http` (else 500). */
 function withHttpStatus(err: unknown): unknown {
   const e = normalizeError(err);
-  return e instanceof DomainError ? toGraphQLError(e, { http: { status: httpStatus(e.code) } }) : err;
+  return e instanceof CodedError ? toGraphQLError(e, { http: { status: httpStatus(e.code) } }) : err;
 }
 
 /** One formatter for GraphQL errors: our codes as they are, anything unexpected masked and logged. */
@@ -142,7 +132,7 @@ function formatError(logger: Logger, onError: (code: string) => void) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const e = normalizeError(error);
     onError(errorCode(e));
-    if (e instanceof DomainError) {
+    if (e instanceof CodedError) {
       if (httpStatus(e.code) >= 500) logger.error({ err: (error as { originalError?: unknown }).originalError ?? error }, 'GraphQL resolver failed');
       return { message: e.message, locations: formatted.locations, path: formatted.path, extensions: toGraphQLError(e).extensions };
     }
@@ -156,7 +146,7 @@ function formatError(logger: Logger, onError: (code: string) => void) {
  * headers say) and a path parameter whose %-escapes do not decode (it can name no resource).
  */
 function transportError(err: { type?: string; status?: number }): unknown {
-  if (err instanceof DomainError) return err;
+  if (err instanceof CodedError) return err;
   if (err instanceof URIError) return new NotFoundError();
   switch (err.type) {
     case 'entity.too.large':
@@ -323,7 +313,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
   app.use((err: { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
     const mapped = transportError(err);
     // req.baseUrl is no longer '/graphql' here (the app-level handler), req.path still is.
-    if (req.path === '/graphql' && mapped instanceof DomainError) {
+    if (req.path === '/graphql' && mapped instanceof CodedError) {
       const answer = graphqlErrorAnswer(mapped);
       return void res.status(answer.status).json(answer.body);
     }

@@ -1,33 +1,17 @@
 /**
- * The domain's errors: plain classes with a stable code, knowing nothing of GraphQL or HTTP. The one
- * boundary (src/http/errors.ts) turns them into GraphQL errors (`extensions.code` plus `details`), and the
- * REST face maps those codes to statuses in one table (httpStatus there).
+ * The domain's errors: what services raise, plain classes with a stable code, knowing nothing of
+ * GraphQL or HTTP. Transport errors (a malformed body, a method a route lacks, …) are the HTTP
+ * layer's, in src/http/errors.ts, which is also the one boundary: it turns both into GraphQL errors
+ * (`extensions.code` plus `details`) and gives every code its HTTP status in one table.
  */
-export type ErrorCode =
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'BAD_USER_INPUT'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_SERVER_ERROR'
-  | 'SERVICE_UNAVAILABLE'
-  // Transport-level: only the REST face (or the HTTP edge of /graphql) produces these.
-  | 'BAD_REQUEST'
-  | 'METHOD_NOT_ALLOWED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  // The HTTP edge of /graphql: a malformed automatic persisted query, an answer over its size limit.
-  | 'PERSISTED_QUERY_HASH_MISMATCH'
-  | 'RESPONSE_TOO_LARGE'
-  // TRUSTED_DOCUMENTS=only, on /graphql.
-  | 'PERSISTED_DOCUMENT_REQUIRED'
-  | 'PERSISTED_DOCUMENT_NOT_FOUND';
+export type DomainErrorCode =
+  'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'BAD_USER_INPUT' | 'RATE_LIMITED' | 'INTERNAL_SERVER_ERROR' | 'SERVICE_UNAVAILABLE';
 
-export class DomainError extends Error {
+/** An error with a stable code: the base of the domain's errors and of the HTTP layer's transport errors, so the one boundary answers both. */
+export class CodedError<Code extends string> extends Error {
   constructor(
     message: string,
-    readonly code: ErrorCode,
+    readonly code: Code,
     /** Machine-readable facts a client may act on (GraphQL: next to `code` in `extensions`). */
     readonly details: Record<string, unknown> = {},
   ) {
@@ -35,6 +19,9 @@ export class DomainError extends Error {
     this.name = new.target.name;
   }
 }
+
+/** What services raise. INTERNAL_SERVER_ERROR is here too: a fault on our side is no transport's. */
+export class DomainError extends CodedError<DomainErrorCode> {}
 
 /**
  * Why a bearer token was refused, so a client knows what helps: TOKEN_EXPIRED → refresh;

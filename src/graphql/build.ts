@@ -2,7 +2,7 @@ import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } f
 import { buildSchema, type AuthChecker } from 'type-graphql';
 import type { Context } from '../http/context';
 import { pinToPrimary } from '../db/read-replicas';
-import { ForbiddenError, UnauthenticatedError } from '../http/errors';
+import { ForbiddenError, UnauthenticatedError } from '../domain/errors';
 import { resolvers } from '../resolvers';
 import { withAuditOrigin } from '../services/audit.service';
 import { withIdempotencyStep } from '../services/idempotency.service';

@@ -2,7 +2,8 @@ import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext } from '
 import { print, type GraphQLFormattedError } from 'graphql';
 import type { Context } from '../http/context';
 import { uploadsDigest } from '../http/multipart';
-import { DomainError, httpStatus } from '../http/errors';
+import { CodedError } from '../domain/errors';
+import { httpStatus } from '../http/errors';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, isFinalStatus } from '../http/idempotency-key';
 import { selectsIdempotentField } from '../schema/idempotent';
 import { scopeOf, type IdempotencyClaim, type StoredAnswer } from '../services/idempotency.service';
@@ -43,7 +44,7 @@ export function idempotencyPlugin(): ApolloServerPlugin<Context> {
             } else replay = started.replay;
           } catch (err) {
             // Thrown from here Apollo answers 500 unless the status is already set.
-            if (err instanceof DomainError) rc.response.http.status = httpStatus(err.code);
+            if (err instanceof CodedError) rc.response.http.status = httpStatus(err.code);
             throw err;
           }
         },

@@ -8,7 +8,8 @@ import type { Logger } from 'pino';
 import type { TrustedDocumentsMode } from '../platform/config';
 import { buildContext, requestMeta, type Context } from '../http/context';
 import type { AuthUser } from '../domain/auth-user';
-import { DomainError, HttpError, PersistedDocumentError, normalizeError } from '../http/errors';
+import { CodedError } from '../domain/errors';
+import { HttpError, PersistedDocumentError, normalizeError } from '../http/errors';
 import { isStaff } from './limits';
 import { PERSISTED_QUERY_TTL_SECONDS } from './persisted-queries';
 import { fromRoot } from '../platform/paths';
@@ -108,7 +109,7 @@ function onlyManifestDocuments(documents: Map<string, string>, services: Service
     } catch (err) {
       // Authentication failed (the database, say): answered as Apollo's context builder would be.
       const e = normalizeError(err);
-      if (!(err instanceof DomainError)) logger.error({ err }, 'trusted documents: building the context failed');
+      if (!(err instanceof CodedError)) logger.error({ err }, 'trusted documents: building the context failed');
       next(e);
     }
   };

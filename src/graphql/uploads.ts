@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { buildContext, requestMeta } from '../http/context';
-import { UnauthenticatedError, graphqlErrorAnswer } from '../http/errors';
+import { UnauthenticatedError } from '../domain/errors';
+import { graphqlErrorAnswer } from '../http/errors';
 import { readGraphqlMultipart, uploadError, type UploadLimits } from '../http/multipart';
 import type { Services } from '../services';
 

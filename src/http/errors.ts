@@ -2,39 +2,57 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import { isConnectionLost } from '../db/pg-pool';
 import {
-  DomainError,
+  CodedError,
   InternalError,
   ServiceUnavailableError,
   UnauthenticatedError,
   ValidationError,
-  type ErrorCode,
+  type DomainErrorCode,
   type UnauthenticatedReason,
 } from '../domain/errors';
 
-export * from '../domain/errors';
-
 /**
- * The one error boundary. The domain throws DomainErrors (src/domain/errors.ts: a code, a message,
- * details); here they become GraphQL errors (`extensions.code` plus the details), and the one table
- * below gives each code its HTTP status, for the REST face and for the HTTP edge of /graphql.
+ * The one error boundary. Services throw DomainErrors (src/domain/errors.ts: a code, a message,
+ * details), the HTTP edge of both faces throws the transport errors below; here both become GraphQL
+ * errors (`extensions.code` plus the details), and the one table below gives each code its HTTP
+ * status, for the REST face and for the HTTP edge of /graphql.
  */
+
+/** Codes of the transport, raised only by the HTTP edge of either face (HttpError, PersistedDocumentError below). */
+export type TransportErrorCode =
+  | 'BAD_REQUEST'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  // The HTTP edge of /graphql: a malformed automatic persisted query, an answer over its size limit.
+  | 'PERSISTED_QUERY_HASH_MISMATCH'
+  | 'RESPONSE_TOO_LARGE'
+  // TRUSTED_DOCUMENTS=only, on /graphql.
+  | 'PERSISTED_DOCUMENT_REQUIRED'
+  | 'PERSISTED_DOCUMENT_NOT_FOUND';
+
+export type ErrorCode = DomainErrorCode | TransportErrorCode;
+
+/** The one code table: the domain's codes and the transport's, each with its HTTP status. */
 const HTTP_STATUS: Record<ErrorCode, number> = {
-  BAD_REQUEST: 400,
+  // The domain's codes.
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  BAD_USER_INPUT: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+  // The transport's codes.
+  BAD_REQUEST: 400,
+  METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PERSISTED_QUERY_HASH_MISMATCH: 400,
   RESPONSE_TOO_LARGE: 400,
   PERSISTED_DOCUMENT_REQUIRED: 400,
   PERSISTED_DOCUMENT_NOT_FOUND: 400,
-  BAD_USER_INPUT: 422,
-  RATE_LIMITED: 429,
-  INTERNAL_SERVER_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
 };
 
 /** Every code of the gateway's own errors; docs/api.md "Error codes" is checked against this table. */
@@ -55,14 +73,14 @@ const TOKEN_PROBLEMS: Record<UnauthenticatedReason, string> = {
  * The `WWW-Authenticate` challenge of a 401 (RFC 6750): `Bearer` alone when no token was sent, with
  * `error="invalid_token"` and a description when one was refused; undefined for any other error.
  */
-export function bearerChallenge(e: DomainError): string | undefined {
+export function bearerChallenge(e: CodedError<ErrorCode>): string | undefined {
   if (e.code !== 'UNAUTHENTICATED') return undefined;
   const reason = e instanceof UnauthenticatedError ? e.reason : undefined;
   return reason ? `Bearer error="invalid_token", error_description="${TOKEN_PROBLEMS[reason]}"` : 'Bearer';
 }
 
 /** Transport-level errors that only the REST face (or the HTTP edge of /graphql) can produce. */
-export class HttpError extends DomainError {
+export class HttpError extends CodedError<TransportErrorCode | 'NOT_FOUND'> {
   static routeNotFound = () => new HttpError('Route not found.', 'NOT_FOUND');
   static methodNotAllowed = (allow: string[]) => new HttpError('Method not allowed.', 'METHOD_NOT_ALLOWED', { allow });
   static malformedJson = () => new HttpError('Malformed JSON body.', 'BAD_REQUEST');
@@ -84,24 +102,24 @@ export class HttpError extends DomainError {
     new HttpError('Subscriptions are served over WebSocket (graphql-transport-ws) at this same URL; POST /graphql runs queries and mutations.', 'BAD_REQUEST');
 }
 
-/** A domain error in GraphQL's shape; `extensions` may add transport facts (Apollo's `http`). */
-export function toGraphQLError(e: DomainError, extensions: Record<string, unknown> = {}): GraphQLError {
+/** A domain or transport error in GraphQL's shape; `extensions` may add transport facts (Apollo's `http`). */
+export function toGraphQLError(e: CodedError<ErrorCode>, extensions: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(e.message, { originalError: e, extensions: { code: e.code, ...e.details, ...extensions } });
 }
 
 /** The `extensions.code` anything thrown ends up with on the GraphQL face. */
 export function errorCode(err: unknown): string {
   const e = normalizeError(err);
-  return e instanceof DomainError ? e.code : String(e.extensions.code ?? 'INTERNAL_SERVER_ERROR');
+  return e instanceof CodedError ? e.code : String(e.extensions.code ?? 'INTERNAL_SERVER_ERROR');
 }
 
 /** A GraphQL-shaped answer for a request refused before Apollo saw it (upload, body parser). */
-export function graphqlErrorAnswer(e: DomainError): { status: number; body: { errors: GraphQLFormattedError[] } } {
+export function graphqlErrorAnswer(e: CodedError<ErrorCode>): { status: number; body: { errors: GraphQLFormattedError[] } } {
   return { status: httpStatus(e.code), body: { errors: [{ message: e.message, extensions: toGraphQLError(e).extensions }] } };
 }
 
 /** TRUSTED_DOCUMENTS=only refused a request without a staff token (docs/api.md "Persisted queries"). */
-export class PersistedDocumentError extends DomainError {
+export class PersistedDocumentError extends CodedError<'PERSISTED_DOCUMENT_REQUIRED' | 'PERSISTED_DOCUMENT_NOT_FOUND'> {
   static required = () =>
     new PersistedDocumentError(
       'This gateway runs only persisted documents: send extensions.persistedQuery.sha256Hash from the client SDK manifest.',
@@ -147,14 +165,14 @@ function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 /**
- * Turns anything thrown into a DomainError. Unknown errors become INTERNAL_SERVER_ERROR (the caller
+ * Turns anything thrown into a domain or transport error. Unknown errors become INTERNAL_SERVER_ERROR (the caller
  * logs the original); an unreachable database becomes 503. GraphQL's own request errors (syntax,
  * unknown field) are returned as they are, with their own codes.
  */
-export function normalizeError(err: unknown): DomainError | GraphQLError {
+export function normalizeError(err: unknown): CodedError<ErrorCode> | GraphQLError {
   let inner: unknown = err;
   while (inner instanceof GraphQLError && inner.originalError) inner = inner.originalError;
-  if (inner instanceof DomainError) return inner;
+  if (inner instanceof CodedError) return inner;
   const validation = fromArgumentValidation(inner);
   if (validation) return validation;
   if (isDatabaseUnavailable(inner)) return new ServiceUnavailableError();

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { PassThrough, Transform, type Readable, type TransformCallback } from 'node:stream';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
-import { DomainError, HttpError } from './errors';
+import { CodedError } from '../domain/errors';
+import { HttpError, type ErrorCode } from './errors';
 import { present } from '../platform/invariant';
 import type { FileUpload } from '../services/storage/upload';
 import { checkDepth } from './json-body';
@@ -50,8 +51,8 @@ function capRequest(req: Request, res: Response, maxBytes: number): void {
 }
 
 /** Anything that breaks a file stream, as the client's error: 413 for sizes, 400 for a malformed or cut-short body. */
-export function uploadError(err: unknown): DomainError {
-  if (err instanceof DomainError) return err;
+export function uploadError(err: unknown): CodedError<ErrorCode> {
+  if (err instanceof CodedError) return err;
   return (err as { status?: unknown } | null)?.status === 413 ? HttpError.payloadTooLarge() : HttpError.malformedMultipart();
 }
 
@@ -91,7 +92,7 @@ class HashedPart extends Transform {
  */
 export class Upload {
   readonly promise: Promise<FileUpload>;
-  private settle!: { resolve(file: FileUpload): void; reject(err: DomainError): void };
+  private settle!: { resolve(file: FileUpload): void; reject(err: CodedError<ErrorCode>): void };
   private part?: HashedPart;
 
   constructor() {
@@ -130,7 +131,7 @@ export class Upload {
   }
 
   /** The parser: the request broke (or the file never came). */
-  fail(err: DomainError): void {
+  fail(err: CodedError<ErrorCode>): void {
     if (this.part) this.part.destroy(err);
     else this.settle.reject(err);
   }
@@ -167,7 +168,7 @@ export function uploadsDigest(uploads: readonly Upload[]): (() => Promise<string
 
 /** A face's reading of the parts: when its body is whole enough to hand on. */
 interface Face<T> {
-  /** A text field; throws a DomainError to refuse the request. */
+  /** A text field; throws a domain or transport error to refuse the request. */
   field(name: string, value: string): void;
   /** The Upload this file part feeds, or undefined to drain it unread; throws to refuse the request. */
   file(name: string): Upload | undefined;
@@ -185,13 +186,13 @@ function readParts<T>(req: Request, res: Response, limits: UploadLimits, fieldBy
     const { parts, fields, files } = MULTIPART_LIMITS;
     parser = busboy({ headers: req.headers, limits: { parts: parts + 1, fields, files, fieldSize: fieldBytes } });
   } catch (err) {
-    return Promise.reject(err instanceof DomainError ? err : HttpError.malformedMultipart()); // e.g. no boundary parameter
+    return Promise.reject(err instanceof CodedError ? err : HttpError.malformedMultipart()); // e.g. no boundary parameter
   }
   return new Promise<T>((resolve, reject) => {
     const uploads: Upload[] = [];
     let answered = false;
     let failed = false;
-    const fail = (err: DomainError) => {
+    const fail = (err: CodedError<ErrorCode>) => {
       if (failed) return;
       failed = true;
       // Stop parsing: busboy may report further errors (a destroyed parser reports one more); its listener stays.

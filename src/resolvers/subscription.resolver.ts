@@ -1,6 +1,6 @@
 import { Authorized, Resolver, Root, Subscription } from 'type-graphql';
 import type { Context } from '../http/context';
-import { ServiceUnavailableError, UnauthenticatedError } from '../http/errors';
+import { ServiceUnavailableError, UnauthenticatedError } from '../domain/errors';
 import type { Delivery, LiveSource, LiveStream, WatchedType } from '../services/change-feed';
 import { Role } from '../schema/enums';
 import { InvestmentRequest } from '../schema/investment-request.type';

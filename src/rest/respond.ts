@@ -1,7 +1,8 @@
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { DomainError, RateLimitedError, ValidationError, bearerChallenge, httpStatus, normalizeError } from '../http/errors';
+import { CodedError, RateLimitedError, ValidationError } from '../domain/errors';
+import { bearerChallenge, httpStatus, normalizeError } from '../http/errors';
 import type { DownloadFile } from '../services/download.service';
 import { snake } from './serialize';
 
@@ -37,7 +38,7 @@ export function sendAnswer(res: Response, answer: WireAnswer): void {
 /** The one mapping from errors to the contract's REST bodies, statuses and headers. */
 export function errorAnswer(err: unknown, logger: Logger): WireAnswer {
   const e = normalizeError(err);
-  if (!(e instanceof DomainError)) {
+  if (!(e instanceof CodedError)) {
     // A GraphQL request error (the route's document no longer fits the schema): a bug on our side.
     logger.error({ err }, 'REST route produced a GraphQL request error');
     return { status: 500, headers: {}, body: JSON.stringify({ success: false, message: 'Server Error.' }) };

@@ -10,7 +10,7 @@ import {
 } from 'graphql';
 import { compileExecution } from '../graphql/compiled-execution';
 import type { Context } from '../http/context';
-import { InternalError, NotFoundError } from '../http/errors';
+import { InternalError, NotFoundError } from '../domain/errors';
 import { present } from '../platform/invariant';
 import { isIdempotentField } from '../schema/idempotent';
 import { laravelPaginator, type PageInfoShape } from '../services/pagination';

@@ -1,7 +1,8 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
 import { buildContext, requestMeta } from '../http/context';
-import { HttpError, NotFoundError, UnauthenticatedError } from '../http/errors';
+import { NotFoundError, UnauthenticatedError } from '../domain/errors';
+import { HttpError } from '../http/errors';
 import { present } from '../platform/invariant';
 import type { Services } from '../services';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency-key';

@@ -10,7 +10,7 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import { Upload } from '../http/multipart';
-import { ValidationError, type FieldErrors } from '../http/errors';
+import { ValidationError, type FieldErrors } from '../domain/errors';
 import { snake } from './serialize';
 
 /**

@@ -1,7 +1,7 @@
 import { createParameterDecorator } from 'type-graphql';
 import type { Context } from '../http/context';
 import type { AuthUser } from '../domain/auth-user';
-import { UnauthenticatedError } from '../http/errors';
+import { UnauthenticatedError } from '../domain/errors';
 
 /**
  * The signed-in user as a resolver parameter, never null. Meant next to @Authorized(), which has

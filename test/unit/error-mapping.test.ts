@@ -4,21 +4,18 @@ import pg from 'pg';
 import pino from 'pino';
 import { ArgumentValidationError } from 'type-graphql';
 import {
+  CodedError,
   ConflictError,
   DomainError,
   ForbiddenError,
-  HttpError,
   InternalError,
   NotFoundError,
   RateLimitedError,
   ServiceUnavailableError,
   UnauthenticatedError,
   ValidationError,
-  errorCode,
-  graphqlErrorAnswer,
-  normalizeError,
-  toGraphQLError,
-} from '../../src/http/errors';
+} from '../../src/domain/errors';
+import { HttpError, PersistedDocumentError, errorCode, graphqlErrorAnswer, normalizeError, toGraphQLError, type ErrorCode } from '../../src/http/errors';
 import { Prisma } from '../../src/generated/prisma/client';
 import { errorAnswer } from '../../src/rest/respond';
 
@@ -41,6 +38,13 @@ describe('domain errors', () => {
     expect(new ValidationError({ a: ['First.'], b: ['Second.', 'Third.'] }).message).toBe('First. (and 2 more errors)');
     expect(new ValidationError({ a: ['Only.'] }).message).toBe('Only.');
     expect(new ValidationError({}).message).toBe('The given data was invalid.');
+  });
+
+  it('leave failures of the transport to the HTTP layer: its errors share only the coded base', () => {
+    for (const e of [HttpError.methodNotAllowed(['GET']), HttpError.responseTooLarge(1), PersistedDocumentError.required()]) {
+      expect(e).toBeInstanceOf(CodedError);
+      expect(e).not.toBeInstanceOf(DomainError);
+    }
   });
 });
 
@@ -99,7 +103,7 @@ describe('the REST face', () => {
     [HttpError.methodNotAllowed(['GET']), 405],
     [HttpError.payloadTooLarge(), 413],
     [HttpError.unsupportedMediaType(), 415],
-  ] as [DomainError, number][])('answers %p with %p', (err, status) => {
+  ] as [CodedError<ErrorCode>, number][])('answers %p with %p', (err, status) => {
     expect(rest(err)).toMatchObject({ status, body: { success: false, message: err.message } });
   });
 

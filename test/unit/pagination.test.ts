@@ -1,5 +1,5 @@
 import { laravelPaginator, lenientPage, pageQuery, pageWindow, paginate, toPage } from '../../src/services/pagination';
-import { ValidationError } from '../../src/http/errors';
+import { ValidationError } from '../../src/domain/errors';
 import type { PrismaClient } from '../../src/generated/prisma/client';
 
 const PATH = 'http://api.test/api/v1/distributions';

@@ -1,5 +1,5 @@
 import { Kind, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { ValidationError } from '../../src/http/errors';
+import { ValidationError } from '../../src/domain/errors';
 import { loadOperations } from '../../src/rest/operations';
 import { compileCoercer, type Coercer } from '../../src/rest/variables';
 import { buildGatewaySchema } from '../../src/graphql/build';
