@@ -18,7 +18,7 @@ import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './platform/b
 import { fixedDocuments, fixedDocumentsExecutor } from './graphql/compiled-execution';
 import type { Config } from './platform/config';
 import { BUILD_INFO } from './platform/build-info';
-import { buildContext, requestMeta, type Context } from './http/context';
+import { bearerToken, buildContext, requestMeta, type Context } from './http/context';
 import type { Database } from './db/database';
 import { DatabaseHealth } from './db/health';
 import { CodedError, NotFoundError, ServiceUnavailableError, UnauthenticatedError } from './domain/errors';
@@ -390,7 +390,7 @@ function mountMetrics(app: express.Express, config: Config, metrics: ReturnType<
   const handlers = [
     (req: Request, res: Response, next: NextFunction) => {
       if (!config.metricsToken) return next();
-      const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '');
+      const given = Buffer.from(bearerToken(req.get('authorization')) ?? '');
       const expected = Buffer.from(config.metricsToken);
       if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
       sendError(res, new UnauthenticatedError(), logger);
