@@ -11,7 +11,7 @@ import { Decimal, dec, type DecimalInput } from '../domain/money';
 import { availabilityAfterInvestment, investmentShare } from '../domain/money-rules';
 import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
-import { INVESTMENT_REQUEST, assertTransition, assertUpdated } from './state-machine';
+import { INVESTMENT_REQUEST, assertTransition, moveStatus } from './state-machine';
 import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
@@ -251,11 +251,7 @@ export class InvestmentRequestService {
     to: InvestmentRequestStatus,
     data: PrismaNs.InvestmentRequestUpdateManyMutationInput,
   ) {
-    assertTransition(INVESTMENT_REQUEST, request.status, to);
-    assertUpdated(
-      INVESTMENT_REQUEST,
-      await tx.investmentRequest.updateMany({ where: { id: request.id, status: request.status }, data: { ...data, status: to } }),
-    );
+    await moveStatus(INVESTMENT_REQUEST, tx.investmentRequest, request, to, data);
     await audit.transition(tx, 'investment_request', request.id, request.status, to, data);
     await changes.publish(tx, { type: 'investment_request', id: request.id, investorId: request.investorId });
   }

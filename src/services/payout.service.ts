@@ -8,7 +8,7 @@ import { pageQuery, pageWindow, paginate } from './pagination';
 import { ownerScope } from './access';
 import { dec } from '../domain/money';
 import { notify } from './notification.service';
-import { PAYOUT, assertTransition, assertUpdated } from './state-machine';
+import { PAYOUT, moveStatus } from './state-machine';
 import { listWhere } from './listing';
 import { UNIT_REF } from './unit.service';
 import { audit } from './audit.service';
@@ -43,8 +43,7 @@ const STATE = { ...SELECT, unitId: true, investor: { select: { userId: true } } 
 
 /** Guarded PAYOUT transition of a loaded payout; a concurrent change is a 409 as well. */
 async function move(tx: Tx, payout: { id: number; status: PayoutStatus }, to: PayoutStatus, data: PrismaNs.PayoutUpdateManyMutationInput) {
-  assertTransition(PAYOUT, payout.status, to);
-  assertUpdated(PAYOUT, await tx.payout.updateMany({ where: { id: payout.id, status: payout.status }, data: { ...data, status: to } }));
+  await moveStatus(PAYOUT, tx.payout, payout, to, data);
   await audit.transition(tx, 'payout', payout.id, payout.status, to, data);
 }
 

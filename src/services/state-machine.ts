@@ -72,3 +72,26 @@ export function assertTransition<S extends string>(machine: Machine<S>, from: S,
 export function assertUpdated(machine: Machine<string>, result: { count: number }): void {
   if (result.count !== 1) throw new ConflictError(`This ${machine.name} was changed by someone else; reload and try again.`);
 }
+
+/** What a guarded status change needs of a Prisma model (`tx.payout`, …): its `updateMany`. */
+export interface StatusTable<S extends string, D extends object> {
+  updateMany(args: { where: { id: number; status: S }; data: D & { status: S } }): PromiseLike<{ count: number }>;
+}
+
+/**
+ * The one guarded status change: `row.status → to` must be in the machine (else 409), and is written
+ * only where the row still has the status the caller read (`UPDATE … SET status = <to>, …data WHERE
+ * id = ? AND status = <from>`), so a concurrent transition that got there first is a 409 too. It runs
+ * on the caller's transaction client and takes no lock of its own: the UPDATE's row lock joins those
+ * the caller already holds, in the caller's order, until its COMMIT.
+ */
+export async function moveStatus<S extends string, D extends object>(
+  machine: Machine<S>,
+  table: NoInfer<StatusTable<S, D>>,
+  row: { id: number; status: S },
+  to: S,
+  data: D,
+): Promise<void> {
+  assertTransition(machine, row.status, to);
+  assertUpdated(machine, await table.updateMany({ where: { id: row.id, status: row.status }, data: { ...data, status: to } }));
+}

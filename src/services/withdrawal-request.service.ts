@@ -12,7 +12,7 @@ import { availabilityAfterWithdrawal, holdingAfterWithdrawal, withdrawalInvested
 import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
 import { payPayout } from './payout.service';
-import { WITHDRAWAL_REQUEST, assertTransition, assertUpdated } from './state-machine';
+import { WITHDRAWAL_REQUEST, moveStatus } from './state-machine';
 import { listWhere, type RequestFilterInput } from './listing';
 import { UNIT_REF } from './unit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
@@ -82,8 +82,7 @@ type RequestRow = Awaited<ReturnType<typeof loadRequest>>;
 
 /** Guarded status write: only from the status the caller checked, so a concurrent transition is a 409. */
 async function move(tx: Tx, row: RequestRow, to: WithdrawalRequestStatus, data: PrismaNs.WithdrawalRequestUpdateManyMutationInput = {}) {
-  assertTransition(WITHDRAWAL_REQUEST, row.status, to);
-  assertUpdated(WITHDRAWAL_REQUEST, await tx.withdrawalRequest.updateMany({ where: { id: row.id, status: row.status }, data: { ...data, status: to } }));
+  await moveStatus(WITHDRAWAL_REQUEST, tx.withdrawalRequest, row, to, data);
   await audit.transition(tx, 'withdrawal_request', row.id, row.status, to, data);
   await changes.publish(tx, { type: 'withdrawal_request', id: row.id, investorId: row.investorId });
 }

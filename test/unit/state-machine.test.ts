@@ -9,7 +9,9 @@ import {
   WITHDRAWAL_REQUEST,
   assertTransition,
   assertUpdated,
+  moveStatus,
   type Machine,
+  type StatusTable,
 } from '../../src/services/state-machine';
 
 const machines: Machine<string>[] = [INVESTMENT_REQUEST, WITHDRAWAL_REQUEST, DISTRIBUTION, KYC_DOCUMENT, PAYOUT, UNIT, MEMBERSHIP];
@@ -38,5 +40,48 @@ describe('state machines', () => {
   it('treats a guarded write that changed no row as a concurrent change', () => {
     expect(() => assertUpdated(PAYOUT, { count: 1 })).not.toThrow();
     expect(() => assertUpdated(PAYOUT, { count: 0 })).toThrow('This payout was changed by someone else; reload and try again.');
+  });
+});
+
+describe('moveStatus, the one guarded status change', () => {
+  /** A table whose updateMany answers `count` and keeps what it was asked. */
+  function table(count: number) {
+    const calls: unknown[] = [];
+    const t: StatusTable<string, object> = {
+      updateMany: (args) => {
+        calls.push(args);
+        return Promise.resolve({ count });
+      },
+    };
+    return { t, calls };
+  }
+
+  it('writes the new status and the data only where the row still has the status read', async () => {
+    const { t, calls } = table(1);
+    const paidAt = new Date('2026-01-02T03:04:05Z');
+    await moveStatus(PAYOUT, t, { id: 7, status: 'FAILED' }, 'PAID', { paidAt });
+    expect(calls).toEqual([{ where: { id: 7, status: 'FAILED' }, data: { paidAt, status: 'PAID' } }]);
+  });
+
+  it('refuses a transition the machine does not list before writing anything', async () => {
+    const { t, calls } = table(1);
+    const err = await moveStatus(WITHDRAWAL_REQUEST, t, { id: 1, status: 'COMPLETED' }, 'APPROVED', {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConflictError);
+    expect(err).toHaveProperty('message', 'This withdrawal request is completed and cannot be approved.');
+    expect(calls).toEqual([]);
+  });
+
+  it('is a conflict when a concurrent transition moved the row first (no row matched)', async () => {
+    const { t, calls } = table(0);
+    const err = await moveStatus(INVESTMENT_REQUEST, t, { id: 3, status: 'PENDING' }, 'CANCELLED', {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConflictError);
+    expect(err).toHaveProperty('message', 'This investment request was changed by someone else; reload and try again.');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('lets the data not override the status it writes', async () => {
+    const { t, calls } = table(1);
+    await moveStatus(DISTRIBUTION, t, { id: 2, status: 'PENDING' }, 'APPROVED', { status: 'CANCELLED' });
+    expect(calls).toEqual([{ where: { id: 2, status: 'PENDING' }, data: { status: 'APPROVED' } }]);
   });
 });
