@@ -388,6 +388,34 @@ describe('staff queries', () => {
     const missing = await t.gql(`query { distributionDeclaration(id: 99999999) { id } }`, {}, analyst);
     expect(missing.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
+
+  it("pages a declaration's rows in holding order, each page its window of them, on a mutation's answer as on the query", async () => {
+    const unit = await unitWithHolders(Array.from({ length: 8 }, () => '10.000000'));
+    const perPage = 3;
+    type Paged = { holdersCount: number; distributions: { id: number; investorId: number }[] };
+    const page3 = `holdersCount distributions(page: 3, perPage: ${perPage}) { id investorId }`;
+    const declared = await t.gql<{ declareDistribution: Paged & { id: number } }>(
+      `mutation($input: DeclareDistributionInput!) { declareDistribution(input: $input) { id ${page3} } }`,
+      { input: { unitId: unit.id, period: '2026-Q2', type: 'DIVIDEND', grossAmount: '800.00', feeRate: '0.1' } },
+      admin,
+    );
+    expect(declared.errors).toBeUndefined();
+    const { id } = declared.data!.declareDistribution;
+    const [rows, holdings] = await Promise.all([
+      t.db.prisma.distribution.findMany({ where: { declarationId: id }, orderBy: { id: 'asc' }, select: { id: true, investorId: true } }),
+      t.db.prisma.holding.findMany({ where: { unitId: unit.id }, orderBy: { id: 'asc' }, select: { investorId: true } }),
+    ]);
+    expect(rows.map((r) => r.investorId)).toEqual(holdings.map((h) => h.investorId));
+    expect(declared.data!.declareDistribution).toEqual({ id, holdersCount: 8, distributions: rows.slice(6) });
+    for (const page of [1, 2, 3, 4]) {
+      const res = await t.gql<{ distributionDeclaration: Paged }>(
+        `query($id: Int!, $page: Int) { distributionDeclaration(id: $id) { holdersCount distributions(page: $page, perPage: ${perPage}) { id investorId } } }`,
+        { id, page },
+        analyst,
+      );
+      expect(res.data).toEqual({ distributionDeclaration: { holdersCount: 8, distributions: rows.slice((page - 1) * perPage, page * perPage) } });
+    }
+  });
 });
 
 describe('who may drive the machine', () => {

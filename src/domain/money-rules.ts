@@ -7,6 +7,15 @@ import { Decimal, HUNDRED, ZERO, allocate, cents, dec, sum, type DecimalInput } 
  * are money (2 places).
  */
 
+/** Decimal(14, 2): the largest amount a money column holds. */
+export const MAX_MONEY = dec('999999999999.99');
+
+/** An amount of money an input may carry: above 0, at most MAX_MONEY, in whole cents. */
+export function isMoneyAmount(value: DecimalInput): boolean {
+  const v = dec(value);
+  return v.gt(ZERO) && v.lte(MAX_MONEY) && v.decimalPlaces() <= 2;
+}
+
 /** The share an investment buys: amount / unit total value × 100, rounded down to 6 places. */
 export function investmentShare(amount: DecimalInput, unitTotalValue: DecimalInput): Decimal {
   return dec(amount).dividedBy(dec(unitTotalValue)).times(HUNDRED).toDecimalPlaces(6, Decimal.ROUND_DOWN);

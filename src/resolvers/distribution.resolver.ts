@@ -94,16 +94,20 @@ export class DistributionResolver {
 
 /**
  * A declaration has one distribution per holder, as many as the unit has holders: a cut list would
- * hide payments, so the field is paged like every list that grows (priced at perPage) and
- * holdersCount gives the total. The paginated `distributions(filter: {unitId, period})` lists them too.
+ * hide payments, so the field is paged like every list that grows (priced at perPage), in SQL: only
+ * the page's rows are read. holdersCount gives the total. The paginated `distributions(filter:
+ * {unitId, period})` lists them too.
  */
 @Resolver(() => DistributionDeclarationDetail)
 export class DistributionDeclarationDetailResolver {
   @FieldResolver(() => [Distribution], {
     description: "The holders' distributions, in holding order: one page (page, perPage: default 15, at most 100); holdersCount is the total.",
   })
-  distributions(@Root() detail: DistributionDeclarationDetail, @Args(() => PageArgs) { page, perPage }: PageArgs): Distribution[] {
-    const { skip, take } = pageWindow(page, perPage);
-    return detail.distributions.slice(skip, skip + take);
+  distributions(
+    @Root() detail: DistributionDeclarationDetail,
+    @Args(() => PageArgs) { page, perPage }: PageArgs,
+    @Ctx() ctx: Context,
+  ): Promise<Distribution[]> {
+    return ctx.services.distributions.declarationRows(detail.id, pageWindow(page, perPage));
   }
 }

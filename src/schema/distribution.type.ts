@@ -100,11 +100,9 @@ export class DistributionDeclaration implements DeclarationView {
   @Field(() => Date, { description: 'When its status last changed.' }) updatedAt: Date;
 }
 
+/** Its `distributions` field answers one page of the holders' rows, read in SQL (DistributionDeclarationDetailResolver). */
 @ObjectType({ description: "A declaration with its holders' distributions." })
-export class DistributionDeclarationDetail extends DistributionDeclaration implements DeclarationDetailView {
-  /** Every holder's row, as the service loads it; the `distributions` field answers a page of them (DistributionDeclarationDetailResolver). */
-  distributions: Distribution[];
-}
+export class DistributionDeclarationDetail extends DistributionDeclaration implements DeclarationDetailView {}
 
 @ObjectType({ description: 'One page of distribution declarations, newest first.' })
 export class DistributionDeclarationPage extends Paginated(DistributionDeclaration) {}

@@ -8,10 +8,10 @@ import { DistributionCadence, DistributionStatus, NotificationType, PayoutSource
 import { pageQuery, pageWindow, paginate, type Page } from './pagination';
 import { ownerScope } from './access';
 import { dec, type DecimalInput } from '../domain/money';
-import { fanOut, isPayable } from '../domain/money-rules';
+import { MAX_MONEY, fanOut, isMoneyAmount, isPayable } from '../domain/money-rules';
 import { DAY_MS, defaultScheduledFor, distributionName, isSchedulable, MAX_SCHEDULE_DAYS, paymentDate } from '../domain/distribution-rules';
 import { notify, type Money } from './notification.service';
-import { DISTRIBUTION, assertTransition, assertUpdated } from './state-machine';
+import { DISTRIBUTION, moveStatus } from './state-machine';
 import { dayRange, listWhere } from './listing';
 import { audit, pick } from './audit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
@@ -49,9 +49,6 @@ export interface DeclareDistributionData {
   grossAmount: DecimalInput;
   feeRate: DecimalInput;
 }
-
-/** Decimal(14, 2): the largest amount a money column holds. */
-const MAX_MONEY = dec('999999999999.99');
 
 const SELECT = {
   id: true,
@@ -177,19 +174,17 @@ export type DeclarationView = Omit<DeclarationRow, 'unit' | '_count'> & {
   profitKind: DistributionType;
   paidAt: Date | null;
 };
-export type DeclarationDetailView = DeclarationView & { distributions: DistributionView[] };
+/** What a detail answers besides its holders' rows, which are paged in SQL (declarationRows). */
+export type DeclarationDetailView = DeclarationView;
 
 function toDeclarationView({ unit, _count, ...row }: DeclarationRow): DeclarationView {
   return { ...row, unitName: unit.name, holdersCount: _count.distributions, profitKind: row.type, paidAt: row.distributedAt };
 }
 
 async function declarationDetail(db: Tx | Prisma, id: number): Promise<DeclarationDetailView> {
-  const [row, rows] = await Promise.all([
-    db.distributionDeclaration.findUnique({ where: { id }, select: DECLARATION_SELECT }),
-    db.distribution.findMany({ where: { declarationId: id }, select: SELECT, orderBy: { id: 'asc' } }),
-  ]);
+  const row = await db.distributionDeclaration.findUnique({ where: { id }, select: DECLARATION_SELECT });
   if (!row) throw new NotFoundError();
-  return { ...toDeclarationView(row), distributions: rows.map(toView) };
+  return toDeclarationView(row);
 }
 
 /**
@@ -199,8 +194,7 @@ async function declarationDetail(db: Tx | Prisma, id: number): Promise<Declarati
 async function moveDeclaration(tx: Tx, id: number, to: DistributionStatus, data: { approvedAt?: Date; distributedAt?: Date } = {}) {
   const row = await tx.distributionDeclaration.findUnique({ where: { id }, select: { status: true } });
   if (!row) throw new NotFoundError();
-  assertTransition(DISTRIBUTION, row.status, to);
-  assertUpdated(DISTRIBUTION, await tx.distributionDeclaration.updateMany({ where: { id, status: row.status }, data: { ...data, status: to } }));
+  await moveStatus(DISTRIBUTION, tx.distributionDeclaration, { id, status: row.status }, to, data);
   await audit.transition(tx, 'distribution_declaration', id, row.status, to, data);
   await tx.distribution.updateMany({ where: { declarationId: id, status: row.status }, data: { status: to, distributedAt: data.distributedAt } });
 }
@@ -355,6 +349,17 @@ export class DistributionService {
   }
 
   /**
+   * One page of a declaration's holder rows, in holding order (id ascending, as they were written):
+   * only the window is read, however many holders the unit has. After a mutation the request is
+   * pinned to the primary (pinToPrimary), so the page shows what the mutation committed.
+   */
+  async declarationRows(declarationId: number, { skip, take }: { skip: number; take: number }): Promise<DistributionView[]> {
+    const page = pageQuery(this.reads.client.distribution, { where: { declarationId }, select: SELECT, orderBy: { id: 'asc' } });
+    const rows = await page.rows({ skip, take });
+    return rows.map(toView);
+  }
+
+  /**
    * Declares a unit's profit for a period and fans it out to the current holders: the gross is
    * allocated over [each holder's %, the unit's unsold %] so the parts sum exactly to the gross; the
    * unsold part is retained. Each holder's fee is rounded to the cent and net = gross − fee. The unit
@@ -373,7 +378,7 @@ export class DistributionService {
     if (!isSchedulable(scheduledFor, today)) {
       fields.scheduledFor = [`The scheduled for field must be a date from today to ${MAX_SCHEDULE_DAYS} days ahead.`];
     }
-    if (gross.lte(0) || gross.gt(MAX_MONEY) || gross.decimalPlaces() > 2) {
+    if (!isMoneyAmount(gross)) {
       fields.grossAmount = [`The gross amount field must be between 0.01 and ${MAX_MONEY.toFixed(2)}, with at most 2 decimal places.`];
     }
     if (feeRate.lt(0) || feeRate.gte(1) || feeRate.decimalPlaces() > 6) {

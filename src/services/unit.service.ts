@@ -7,6 +7,7 @@ import { MembershipStatus, NotificationType, Role, UnitStatus } from '../generat
 import { pageQuery, pageWindow, paginate, type Page } from './pagination';
 import { isStaff, isUniqueViolation } from './access';
 import { HUNDRED, dec, type Decimal, type DecimalInput } from '../domain/money';
+import { isMoneyAmount } from '../domain/money-rules';
 import { notify } from './notification.service';
 import { UNIT, assertTransition, assertUpdated } from './state-machine';
 import { audit, changed, pick } from './audit.service';
@@ -59,8 +60,6 @@ const VISIBLE: Record<Audience, { list: UnitStatus[]; byDefault: UnitStatus[]; d
   staff: { list: ALL, byDefault: [UnitStatus.AVAILABLE], detail: ALL },
 };
 const audienceOf = (user: AuthUser): Audience => (isStaff(user) ? 'staff' : 'investor');
-
-const MAX_MONEY = dec('999999999999.99');
 
 const UNIT_SELECT = {
   id: true,
@@ -253,7 +252,7 @@ export class UnitService {
   /** One point of the valuation history; at most one per unit and moment (409 for a duplicate). */
   async recordValuation(unitId: number, value: DecimalInput, valuedAt: Date) {
     const errors: FieldErrors = {};
-    if (!isMoney(dec(value))) errors.value = ['The value field must be greater than 0, with at most 2 decimal places.'];
+    if (!isMoneyAmount(value)) errors.value = ['The value field must be greater than 0, with at most 2 decimal places.'];
     if (valuedAt > new Date()) errors.valuedAt = ['The valued at field must be a date before or equal to now.'];
     if (!(await this.prisma.unit.findUnique({ where: { id: unitId }, select: { id: true } }))) errors.unitId = ['The selected unit id is invalid.'];
     if (Object.keys(errors).length) throw new ValidationError(errors);
@@ -347,8 +346,6 @@ function listWhere(audience: Audience, f: UnitFilterInput): PrismaNs.UnitWhereIn
   };
 }
 
-const isMoney = (v: Decimal) => v.gt(0) && v.lte(MAX_MONEY) && v.decimalPlaces() <= 2;
-
 const MIN_ABOVE_TOTAL = 'The min investment field must not be greater than the total value.';
 
 /** Rules of each field given (create gives them all); the cross-field rule is the caller's. */
@@ -357,9 +354,9 @@ function checkFields(data: UnitData): FieldErrors {
   for (const key of ['code', 'name', 'description', 'location'] as const) {
     if (data[key] != null && !data[key].trim()) errors[key] = [`The ${key} field is required.`];
   }
-  if (data.totalValue != null && !isMoney(dec(data.totalValue)))
+  if (data.totalValue != null && !isMoneyAmount(data.totalValue))
     errors.totalValue = ['The total value field must be greater than 0, with at most 2 decimal places.'];
-  if (data.minInvestment != null && !isMoney(dec(data.minInvestment)))
+  if (data.minInvestment != null && !isMoneyAmount(data.minInvestment))
     errors.minInvestment = ['The min investment field must be greater than 0, with at most 2 decimal places.'];
   if (data.expectedReturn != null) {
     const r = dec(data.expectedReturn);

@@ -5,7 +5,9 @@ import {
   fanOut,
   holdingAfterWithdrawal,
   investmentShare,
+  isMoneyAmount,
   isPayable,
+  MAX_MONEY,
   withdrawalInvestedAmount,
   withdrawalPayoutAmount,
 } from '../../src/domain/money-rules';
@@ -15,6 +17,12 @@ const money = (min: number, max: number) => fc.integer({ min, max }).map((c) => 
 const percentage = fc.integer({ min: 1, max: 100_000_000 }).map((p) => new Decimal(p).dividedBy(1_000_000));
 
 describe('money rules', () => {
+  it('takes as money input an amount above 0, at most the largest Decimal(14, 2), in whole cents', () => {
+    expect(MAX_MONEY.toFixed(2)).toBe('999999999999.99');
+    for (const ok of ['0.01', '1', '10.5', '999999999999.99', new Decimal('1234.50')]) expect(isMoneyAmount(ok)).toBe(true);
+    for (const bad of ['0', '-0.01', '-5', '0.001', '1.234', '1000000000000', '999999999999.991']) expect(isMoneyAmount(bad)).toBe(false);
+  });
+
   it('prices an investment as amount / total value × 100, rounded down to 6 places', () => {
     expect(investmentShare('1000', '3000000').toFixed()).toBe('0.033333');
     expect(investmentShare('20000', '3000000').toFixed()).toBe('0.666666');
