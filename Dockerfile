@@ -19,7 +19,10 @@ COPY scripts ./scripts
 COPY prisma ./prisma
 COPY patches ./patches
 RUN npm ci --include=dev --no-audit --no-fund
-COPY . .
+# What `npm run build` compiles besides scripts/: the product's sources and the compiler's settings
+# (the bench builds into a directory of its own: docs/benchmarks.md).
+COPY .swcrc ./
+COPY src ./src
 # The commit the gateway reports (/healthz, build_info, its start-up line): the build context has no
 # .git, so it comes from here; unset, the image says `unknown`.
 ARG BUILD_COMMIT

@@ -19,7 +19,9 @@
  * 10k, 100k and 1M distributions. Figures are written to bench/results/ (JSON) and printed as a
  * markdown table for docs/benchmarks.md.
  *
- * The database is created if missing and seeded (node dist/scripts/seed.js) only when it holds fewer
+ * Everything runs from the bench's own build, dist-bench/ (`npm run build:bench`: src/, scripts/ and
+ * bench/ compiled as `npm run build` compiles the product into dist/, which holds no bench). The
+ * database is created if missing and seeded (its scripts/seed.js) only when it holds fewer
  * than N distributions, so reruns start measuring at once. All traffic goes to 127.0.0.1, and every
  * child process is stopped at the end, on failure and Ctrl-C too.
  */
@@ -187,9 +189,12 @@ async function inspect(databaseUrl: string): Promise<DataSet> {
   });
 }
 
+/** A file of the bench's own build (dist-bench/), which holds this file: the gateway and the scripts compiled with it. */
+const built = (...parts: string[]) => path.join(__dirname, '..', ...parts);
+
 /** Runs the operators' seed script (it applies migrations first); returns the wall time in ms. */
 async function seed(databaseUrl: string, distributions: number, reset: boolean): Promise<number> {
-  const args = [fromRoot('dist', 'scripts', 'seed.js'), '--distributions', String(distributions), ...(reset ? ['--reset'] : [])];
+  const args = [built('scripts', 'seed.js'), '--distributions', String(distributions), ...(reset ? ['--reset'] : [])];
   console.log(`\nSeeding: node ${path.relative(process.cwd(), args[0])} ${args.slice(1).join(' ')}`);
   const started = Date.now();
   const child = spawn(process.execPath, args, { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -298,7 +303,7 @@ function gatewayEnv(databaseUrl: string): NodeJS.ProcessEnv {
 
 async function startGateway(databaseUrl: string): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(await productionNodeFlags()), fromRoot('dist', 'src', 'main.js')], {
+  const child = spawn(process.execPath, [...(await productionNodeFlags()), built('src', 'main.js')], {
     cwd: fromRoot(),
     env: { ...process.env, ...gatewayEnv(databaseUrl), PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,7 +5,7 @@
  * execution time per statement, summed per list. Unlike the end-to-end curve, this does not depend
  * on the gateway's CPU or on what else the machine runs, so it shows what grows with the table.
  *
- *   npm run build && node dist/bench/scale-db.js [--database-url URL] [--sizes N,N] [--pages N,N] [--runs N] [--plans] [--combos]
+ *   npm run build:bench && node dist-bench/bench/scale-db.js [--database-url URL] [--sizes N,N] [--pages N,N] [--runs N] [--plans] [--combos]
  *
  * The databases are those of --scale (`<name>_10k`, …), seeded by it or by `npm run seed`.
  * --plans prints each statement's plan (text, from the last run) under its list. --combos measures
@@ -47,7 +47,7 @@ interface ExplainRoot {
   Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number };
 }
 
-const USAGE = `Usage: npm run build && node dist/bench/scale-db.js [--database-url URL] [--sizes N,N] [--pages N,N] [--runs N] [--plans] [--combos]`;
+const USAGE = `Usage: npm run build:bench && node dist-bench/bench/scale-db.js [--database-url URL] [--sizes N,N] [--pages N,N] [--runs N] [--plans] [--combos]`;
 
 function parseScaleArgs() {
   const values = parseCommandLine(

@@ -3,13 +3,13 @@
 // files from the git checkout (tracked files only, as .dockerignore keeps node_modules, dist and
 // data out) or from an earlier stage's directory, ENV and ARG (with the build arguments CI passes)
 // are applied, RUN lines run with `sh -c`. Then the runtime stage is checked: no dev dependency
-// installed, compose's migrate command applies the migrations to a fresh PostgreSQL database, the
-// CMD starts, the HEALTHCHECK command passes (/readyz), /healthz names the build's version and commit,
-// SIGTERM stops it; then the operator commands the Dockerfile documents (`# docker run … IMAGE
+// installed, dist/ holding the product alone (no bench), compose's migrate command applies the
+// migrations to a fresh PostgreSQL database, the CMD starts, the HEALTHCHECK command passes
+// (/readyz), /healthz names the build's version and commit, SIGTERM stops it; then the operator commands the Dockerfile documents (`# docker run … IMAGE
 // <command>`) and the npm scripts of two of them run there, and still no dev dependency is installed
 // nor dist/ rebuilt. Usage: CHECK_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres node scripts/check-dockerfile.mjs
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -129,6 +129,10 @@ const noDevDependencies = () => {
   }
 };
 noDevDependencies();
+// The product holds only the product: the gateway and its operator scripts (the bench builds into dist-bench/ of its own).
+const shipped = readdirSync(path.join(final.dir, 'dist')).sort();
+if (shipped.join(' ') !== 'build-info.json scripts src')
+  throw new Error(`dist/ in the runtime image holds ${shipped.join(', ')}: expected build-info.json, scripts and src`);
 const builtAt = statSync(path.join(final.dir, 'dist', 'build-info.json')).mtimeMs;
 
 // The operator commands as the Dockerfile's comments give them: `docker run [options] IMAGE <argv>`

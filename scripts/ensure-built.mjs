@@ -13,13 +13,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const stamp = 'dist/build-info.json';
-const inputs = ['src', 'scripts', 'bench', '.swcrc', 'package.json', 'package-lock.json', 'patches'];
-// bench/peer is a package of its own, not compiled into dist/.
-const skipped = new Set(['node_modules', path.join('bench', 'peer')]);
+const inputs = ['src', 'scripts', '.swcrc', 'package.json', 'package-lock.json', 'patches'];
 
 /** The newest modification time under `entry` (a directory's own counts: a file removed from it). */
 function newest(entry) {
-  if (skipped.has(entry) || path.basename(entry) === 'node_modules' || !existsSync(entry)) return 0;
+  if (path.basename(entry) === 'node_modules' || !existsSync(entry)) return 0;
   const stat = statSync(entry);
   if (!stat.isDirectory()) return stat.mtimeMs;
   return readdirSync(entry).reduce((max, name) => Math.max(max, newest(path.join(entry, name))), stat.mtimeMs);
