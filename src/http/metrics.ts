@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric, type MetricValueWithName } from 'prom-client';
 import type { PoolStats } from '../db/database';
@@ -102,6 +102,18 @@ export class LatencyHistogram {
 export function createMetrics(sources: MetricsSources, logger: Logger) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Registered in the order the exposition lists them.
+  const middleware = requestTimer(registry);
+  const { graphqlErrors, apolloPlugin } = graphqlMetrics(registry);
+  buildInfoGauge(registry);
+  sourceGauges(registry, sources, logger);
+  return { registry, middleware, graphqlErrors, apolloPlugin, live: liveMetrics(registry) };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Times every HTTP request by method, route pattern and status (express middleware). */
+export function requestTimer(registry: Registry): RequestHandler {
   const duration = new LatencyHistogram(
     'http_request_duration_seconds',
     'HTTP request latency by method, route pattern (REST routes as in the route table) and status',
@@ -109,6 +121,27 @@ export function createMetrics(sources: MetricsSources, logger: Logger) {
     LATENCY_BUCKETS,
     registry,
   );
+  return (req, res, next) => {
+    const start = performance.now();
+    res.on('finish', () => duration.observe([req.method, routeLabel(req, res), String(res.statusCode)], (performance.now() - start) / 1000));
+    next();
+  };
+}
+
+/** Client-chosen operation names as labels: each valid name until there are `MAX_OPERATION_NAMES`, then `(other)`. */
+export function operationLabels(): (name: string | null | undefined) => string {
+  const named = new Set<string>();
+  return (name) => {
+    if (!name) return '(anonymous)';
+    if (named.has(name)) return name;
+    if (!OPERATION_NAME.test(name) || named.size >= MAX_OPERATION_NAMES) return '(other)';
+    named.add(name);
+    return name;
+  };
+}
+
+/** GraphQL errors by code (counted by the error formatter) and an Apollo plugin timing each /graphql operation. */
+export function graphqlMetrics(registry: Registry) {
   const operations = new LatencyHistogram(
     'graphql_operation_duration_seconds',
     'GraphQL operations on /graphql by operation name, type and outcome (ok or the first error code)',
@@ -117,14 +150,42 @@ export function createMetrics(sources: MetricsSources, logger: Logger) {
     registry,
   );
   const graphqlErrors = new Counter({ name: 'graphql_errors_total', help: 'GraphQL errors by code', labelNames: ['code'] as const, registers: [registry] });
-  // Prometheus's convention for what is running: constant 1, the facts in the labels (join on them).
+  const operationLabel = operationLabels();
+
+  /** Times each /graphql operation; requests that never resolve an operation count as `(unknown)`. */
+  const apolloPlugin: ApolloServerPlugin = {
+    async requestDidStart() {
+      const start = performance.now();
+      let operation = '(unknown)';
+      let type = 'unknown';
+      return {
+        async didResolveOperation(ctx) {
+          operation = operationLabel(ctx.operationName);
+          type = ctx.operation?.operation ?? 'unknown';
+        },
+        async willSendResponse(ctx) {
+          const first = ctx.errors?.[0];
+          const code = first ? errorCode(first) : 'ok';
+          operations.observe([operation, type, code === 'ok' || ERROR_CODE.test(code) ? code : 'OTHER'], (performance.now() - start) / 1000);
+        },
+      };
+    },
+  };
+  return { graphqlErrors, apolloPlugin };
+}
+
+/** Prometheus's convention for what is running: constant 1, the facts in the labels (join on them). */
+export function buildInfoGauge(registry: Registry): void {
   new Gauge({
     name: 'build_info',
     help: 'The running build: package.json version, the commit it was built from (or unknown), the Node.js version',
     labelNames: ['version', 'commit', 'node_version'] as const,
     registers: [registry],
   }).set({ version: BUILD_INFO.version, commit: BUILD_INFO.commit, node_version: BUILD_INFO.nodeVersion }, 1);
+}
 
+/** Gauges read from the rest of the gateway on each scrape: statements sent, the pool, the push outbox, open subscriptions. */
+export function sourceGauges(registry: Registry, sources: MetricsSources, logger: Logger): void {
   new Gauge({
     name: 'db_queries_sent',
     help: 'SQL statements sent to the database since start',
@@ -159,7 +220,6 @@ export function createMetrics(sources: MetricsSources, logger: Logger) {
       }
     },
   });
-
   new Gauge({
     name: 'graphql_subscriptions_open',
     help: 'GraphQL subscriptions open on this instance (WebSocket)',
@@ -168,8 +228,11 @@ export function createMetrics(sources: MetricsSources, logger: Logger) {
       this.set(sources.liveSubscriptions());
     },
   });
-  /** Live updates over WebSocket (src/graphql/subscriptions.ts, docs/operations.md "Subscriptions"). */
-  const live = {
+}
+
+/** Live updates over WebSocket (src/graphql/subscriptions.ts, docs/operations.md "Subscriptions"). */
+export function liveMetrics(registry: Registry) {
+  return {
     sockets: new Gauge({ name: 'graphql_ws_sockets_open', help: 'WebSocket connections open on /graphql', registers: [registry] }),
     published: new Counter({
       name: 'change_feed_events_received_total',
@@ -207,43 +270,9 @@ export function createMetrics(sources: MetricsSources, logger: Logger) {
       registers: [registry],
     }),
   };
-
-  const middleware = (req: Request, res: Response, next: NextFunction) => {
-    const start = performance.now();
-    res.on('finish', () => duration.observe([req.method, routeLabel(req, res), String(res.statusCode)], (performance.now() - start) / 1000));
-    next();
-  };
-
-  const named = new Set<string>();
-  const operationLabel = (name: string | null | undefined): string => {
-    if (!name) return '(anonymous)';
-    if (named.has(name)) return name;
-    if (!OPERATION_NAME.test(name) || named.size >= MAX_OPERATION_NAMES) return '(other)';
-    named.add(name);
-    return name;
-  };
-
-  /** Times each /graphql operation; requests that never resolve an operation count as `(unknown)`. */
-  const apolloPlugin: ApolloServerPlugin = {
-    async requestDidStart() {
-      const start = performance.now();
-      let operation = '(unknown)';
-      let type = 'unknown';
-      return {
-        async didResolveOperation(ctx) {
-          operation = operationLabel(ctx.operationName);
-          type = ctx.operation?.operation ?? 'unknown';
-        },
-        async willSendResponse(ctx) {
-          const first = ctx.errors?.[0];
-          const code = first ? errorCode(first) : 'ok';
-          operations.observe([operation, type, code === 'ok' || ERROR_CODE.test(code) ? code : 'OTHER'], (performance.now() - start) / 1000);
-        },
-      };
-    },
-  };
-
-  return { registry, middleware, graphqlErrors, apolloPlugin, live };
 }
 
-export type Metrics = ReturnType<typeof createMetrics>;
+/** GET /metrics: the registry's exposition, collected now. */
+export function scrapeHandler(registry: Registry): RequestHandler {
+  return async (_req, res) => void res.type(registry.contentType).send(await registry.metrics());
+}
