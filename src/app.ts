@@ -8,14 +8,14 @@ import { expressMiddleware } from '@as-integrations/express5';
 import cors from 'cors';
 import bytes from 'bytes';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { DocumentNode, GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
 // The package's main module also loads its 1 MB browser bundle; this one only says where the files are.
 import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { CACHE_BYTES, byteBoundedApolloCache, documentBytes } from './platform/bounded-cache';
 import { fixedDocuments, fixedDocumentsExecutor } from './graphql/compiled-execution';
+import { documentStore } from './graphql/document-cache';
 import type { Config } from './platform/config';
 import { BUILD_INFO } from './platform/build-info';
 import { bearerToken, buildContext, requestMeta, type Context } from './http/context';
@@ -243,8 +243,7 @@ export async function createGateway(config: Config, db: Database, services: Serv
     // Analysts explore in Apollo Sandbox, in production too; limitsPlugin refuses introspection to others there.
     introspection: true,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
-    // Parsed and validated documents by their text's hash, bounded by their size in memory (not Apollo's 30 MiB of JSON).
-    documentStore: byteBoundedApolloCache<DocumentNode>(CACHE_BYTES.documents, documentBytes),
+    documentStore: documentStore(),
     validationRules: limitValidationRules(),
     allowBatchedHttpRequests: false,
     csrfPrevention: true,

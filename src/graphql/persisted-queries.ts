@@ -1,7 +1,8 @@
 import type { InMemoryLRUCache, KeyValueCache, KeyValueCacheSetOptions } from '@apollo/utils.keyvaluecache';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { CACHE_BYTES, byteBoundedApolloCache, stringBytes } from '../platform/bounded-cache';
+import { CACHE_BYTES, stringBytes } from '../platform/bounded-cache';
+import { byteBoundedApolloCache } from './document-cache';
 
 /** How long a registered persisted query is kept; a client that misses simply registers it again. */
 export const PERSISTED_QUERY_TTL_SECONDS = 24 * 60 * 60;

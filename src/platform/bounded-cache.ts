@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
-import type { DocumentNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -23,20 +21,13 @@ export const CACHE_BYTES = {
 
 /** lru-cache's own bookkeeping per entry, beyond its key and value (measured ~140 bytes on Node 20). */
 const ENTRY_OVERHEAD_BYTES = 160;
-/** A graphql-js lexer token, all of which a parsed document keeps through its locations (~120 bytes measured). */
-const TOKEN_BYTES = 128;
 
 /** Heap bytes of a string: V8 keeps one or two bytes a character. */
 export const stringBytes = (s: string) => 2 * s.length;
 
-/**
- * Heap bytes of a parsed document: its AST (about three times its JSON), every token the lexer
- * made (comments included; walked in a loop over their links) and the source text it refers to.
- */
-export function documentBytes(document: DocumentNode): number {
-  let tokens = 0;
-  for (let token = document.loc?.startToken ?? null; token; token = token.next) tokens++;
-  return 3 * JSON.stringify(document).length + tokens * TOKEN_BYTES + stringBytes(document.loc?.source.body ?? '');
+/** An entry's size for lru-cache's `sizeCalculation`: its key, its value (`valueBytes`) and the LRU's overhead. */
+export function entryBytes<V>(valueBytes: (value: V) => number): (value: V, key: string) => number {
+  return (value, key) => stringBytes(key) + valueBytes(value) + ENTRY_OVERHEAD_BYTES;
 }
 
 /** A fixed-size key for anything a client chose (SHA-256, base64url: 43 characters). */
@@ -46,16 +37,11 @@ export function hashKey(...parts: string[]): string {
   return hash.digest('base64url');
 }
 
-/** An LRU of at most `maxBytes`, each entry counted as its key, its value (`valueBytes`) and the LRU's overhead. */
+/** An LRU of at most `maxBytes`, each entry counted by `entryBytes`. */
 export function byteBoundedLru<V extends NonNullable<unknown>>(maxBytes: number, valueBytes: (value: V) => number, ttlMs?: number): LRUCache<string, V> {
   return new LRUCache<string, V>({
     maxSize: maxBytes,
-    sizeCalculation: (value, key) => stringBytes(key) + valueBytes(value) + ENTRY_OVERHEAD_BYTES,
+    sizeCalculation: entryBytes(valueBytes),
     ...(ttlMs ? { ttl: ttlMs } : {}),
   });
-}
-
-/** The same bound for Apollo's caches (its KeyValueCache over lru-cache); TTLs come with each `set`. */
-export function byteBoundedApolloCache<V extends NonNullable<unknown>>(maxBytes: number, valueBytes: (value: V) => number): InMemoryLRUCache<V> {
-  return new InMemoryLRUCache<V>({ maxSize: maxBytes, sizeCalculation: (value, key) => stringBytes(key) + valueBytes(value) + ENTRY_OVERHEAD_BYTES });
 }
