@@ -16,7 +16,7 @@ import type { KeyObject } from 'node:crypto';
 import { loadConfig, readEd25519Key } from '../src/platform/config';
 import { openDatabase } from '../src/db/database';
 import { present } from '../src/platform/invariant';
-import { applyMigrations } from '../src/db/migrate';
+import { applyMigrations, pendingMigrations } from '../src/db/migrate';
 import { createLogger } from '../src/platform/logger';
 import { createServices } from '../src/services';
 import type { AuditService, VerifyOptions } from '../src/services/audit.service';
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     // A fresh clone's embedded database has no tables yet (never in a read-only run).
-    if (!readOnly) await applyMigrations(db.adapterFactory);
+    if (!readOnly && (await pendingMigrations(db)).length) await applyMigrations(db.adapterFactory);
     const storage = args.checkpointsDir ? new LocalFileStorage(args.checkpointsDir) : createFileStorage(config);
     const options: VerifyOptions = { seal: !readOnly, checkpoints: keys.length ? { storage, keys: keyring(keys) } : undefined };
     process.exitCode = await runVerify(createServices(db, config, createLogger('silent')).audit, (line) => console.log(line), options);

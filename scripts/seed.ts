@@ -3,7 +3,8 @@
  *
  *   npm run seed -- [--investors N] [--distributions N] [--seed N] [--reset] [--force]
  *
- * DATABASE_URL=postgresql://… → that PostgreSQL; unset → embedded PGlite under DATA_DIR (default ./data).
+ * DATABASE_URL=postgresql://… → that PostgreSQL (as MIGRATE_DATABASE_URL's owner when set); unset →
+ * embedded PGlite under DATA_DIR (default ./data).
  * Applies pending migrations first (under the migration lock). Refuses to seed a database that
  * already holds the demo data unless --reset is given, which empties every application table (not
  * _prisma_migrations, not the audit trail) first. With NODE_ENV=production it refuses unless --force
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/db/database';
+import { runtimeRoleOf } from '../src/db/grants';
 import { migrateDatabase } from '../src/db/migrate';
 import { CommandError, integerOption, parseCommandLine, runCommand } from './command';
 import { DEMO_EMAILS, DEMO_PASSWORD, isSeeded, seedDemoData, type SeedOptions } from '../src/db/seed';
@@ -98,10 +100,13 @@ async function main(): Promise<void> {
   const { databaseUrl, dataDir } = config;
   const started = Date.now();
 
-  const db = await openDatabase({ databaseUrl, dataDir });
+  // An operator's command: it runs as the tables' owner where there are two roles (--reset truncates).
+  const url = config.migrateDatabaseUrl ?? databaseUrl;
+  const db = await openDatabase({ databaseUrl: url, dataDir });
   try {
-    console.log(databaseUrl ? `Database: PostgreSQL (${redact(databaseUrl)})` : `Database: PGlite in ${path.join(dataDir, 'pglite')}`);
-    const applied = await migrateDatabase(db);
+    console.log(url ? `Database: PostgreSQL (${redact(url)})` : `Database: PGlite in ${path.join(dataDir, 'pglite')}`);
+    const role = runtimeRoleOf(databaseUrl, config.migrateDatabaseUrl);
+    const applied = await migrateDatabase(db, undefined, role ? { role } : undefined);
     console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Migrations: up to date');
 
     if (args.reset) {

@@ -41,8 +41,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   if (onPostgres && databaseUrl) {
-    await t.db.prisma.$executeRawUnsafe(`DROP OWNED BY ${auditor.role}`).catch(() => undefined);
-    await t.db.prisma.$executeRawUnsafe(`DROP ROLE IF EXISTS ${auditor.role}`);
+    await t.sqlAs('superuser', `DROP OWNED BY ${auditor.role}`).catch(() => undefined);
+    await t.sqlAs('superuser', `DROP ROLE IF EXISTS ${auditor.role}`);
   }
   await t?.close();
   await rm(dir, { recursive: true, force: true });
@@ -72,11 +72,7 @@ async function chainOnlyVerify() {
 }
 
 /** As a database superuser could: triggers off, in one transaction. */
-const asSuperuser = (...statements: string[]) =>
-  t.db.prisma.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');
-    for (const sql of statements) await tx.$executeRawUnsafe(sql);
-  });
+const asSuperuser = (...statements: string[]) => t.sqlAs('superuser', 'SET LOCAL session_replication_role = replica', ...statements);
 
 describe('signing checkpoints', () => {
   it('signs the sealed head into audit-checkpoints/<seq> and the log; the chain then verifies against it with the public key alone', async () => {
@@ -235,9 +231,13 @@ if (onPostgres) {
   describe('audit:verify --public-key, as an auditor with read-only access', () => {
     beforeAll(async () => {
       const database = new URL(databaseUrl!).pathname.slice(1);
-      await t.db.prisma.$executeRawUnsafe(`CREATE ROLE ${auditor.role} LOGIN PASSWORD '${auditor.password}'`);
-      await t.db.prisma.$executeRawUnsafe(`GRANT CONNECT ON DATABASE ${database} TO ${auditor.role}`);
-      await t.db.prisma.$executeRawUnsafe(`GRANT SELECT ON audit_events, audit_seals, audit_anchors TO ${auditor.role}`);
+      // The database administrator's work (the gateway's own role may create no role and grant nothing).
+      await t.sqlAs(
+        'superuser',
+        `CREATE ROLE ${auditor.role} LOGIN PASSWORD '${auditor.password}'`,
+        `GRANT CONNECT ON DATABASE ${database} TO ${auditor.role}`,
+      );
+      await t.sqlAs('owner', `GRANT SELECT ON audit_events, audit_seals, audit_anchors TO ${auditor.role}`);
     });
 
     it('verifies the chain against the checkpoints and writes nothing (the role could not)', async () => {

@@ -757,22 +757,18 @@ describe('the hash chain', () => {
     expect(result).toMatchObject({ ok: true, pending: 0, count: await t.db.prisma.auditEvent.count() });
   });
 
-  it('refuses UPDATE, DELETE and TRUNCATE on the trail', async () => {
+  it("refuses UPDATE, DELETE and TRUNCATE on the trail, even to the tables' owner", async () => {
     await sealAll();
-    await expect(t.db.prisma.$executeRawUnsafe(`UPDATE audit_events SET action = 'x' WHERE id = (SELECT min(id) FROM audit_events)`)).rejects.toThrow(
-      /append-only/,
-    );
-    await expect(t.db.prisma.$executeRawUnsafe('DELETE FROM audit_events WHERE id = (SELECT min(id) FROM audit_events)')).rejects.toThrow(/append-only/);
-    await expect(t.db.prisma.$executeRawUnsafe('DELETE FROM audit_seals')).rejects.toThrow(/append-only/);
-    await expect(t.db.prisma.$executeRawUnsafe('TRUNCATE audit_events')).rejects.toThrow(/append-only/);
+    // The gateway's own role has no such privilege at all (test/least-privilege.test.ts); the triggers hold for the owner too.
+    const refused = (sql: string) => expect(t.sqlAs('owner', sql)).rejects.toThrow(/append-only/);
+    await refused(`UPDATE audit_events SET action = 'x' WHERE id = (SELECT min(id) FROM audit_events)`);
+    await refused('DELETE FROM audit_events WHERE id = (SELECT min(id) FROM audit_events)');
+    await refused('DELETE FROM audit_seals');
+    await refused('TRUNCATE audit_events');
   });
 
   /** As a superuser could: with triggers off, in one transaction. */
-  const asSuperuser = (...statements: string[]) =>
-    t.db.prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');
-      for (const sql of statements) await tx.$executeRawUnsafe(sql);
-    });
+  const asSuperuser = (...statements: string[]) => t.sqlAs('superuser', 'SET LOCAL session_replication_role = replica', ...statements);
   const verifyOutput = async () => {
     const out: string[] = [];
     const code = await runVerify(t.services.audit, (line) => out.push(line));
@@ -842,6 +838,6 @@ describe('the hash chain', () => {
     await sealAll();
     const result = await t.services.audit.verify();
     expect(result).toMatchObject({ ok: true, count: 1, pruned: total });
-    await expect(t.db.prisma.$executeRawUnsafe('DELETE FROM audit_events')).rejects.toThrow(/append-only/);
+    await expect(t.sqlAs('owner', 'DELETE FROM audit_events')).rejects.toThrow(/append-only/);
   });
 });

@@ -393,9 +393,13 @@ describe('a state transition writes the notification and its push in its own tra
     const poison = newToken();
     await prisma().deviceToken.create({ data: { userId, token: poison, platform: 'IOS' } });
     // The outbox insert fails for this token: the transaction must roll back as a whole.
-    await prisma().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION test_poison_push() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.token = '${poison}' THEN RAISE EXCEPTION 'poisoned push'; END IF; RETURN NEW; END $$`);
-    await prisma().$executeRawUnsafe('CREATE TRIGGER test_poison_push BEFORE INSERT ON push_deliveries FOR EACH ROW EXECUTE FUNCTION test_poison_push()');
+    // DDL: the tables' owner's (the gateway's role may not create triggers).
+    await t.sqlAs(
+      'owner',
+      `CREATE OR REPLACE FUNCTION test_poison_push() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.token = '${poison}' THEN RAISE EXCEPTION 'poisoned push'; END IF; RETURN NEW; END $$`,
+      'CREATE TRIGGER test_poison_push BEFORE INSERT ON push_deliveries FOR EACH ROW EXECUTE FUNCTION test_poison_push()',
+    );
     try {
       const request = await pendingRequest();
       const [notes, pushes] = await Promise.all([prisma().notification.count(), prisma().pushDelivery.count()]);
@@ -406,7 +410,7 @@ describe('a state transition writes the notification and its push in its own tra
       expect((await prisma().investmentRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe('PENDING');
       expect(await prisma().holding.count({ where: { unitId: request.unitId } })).toBe(0);
     } finally {
-      await prisma().$executeRawUnsafe('DROP TRIGGER test_poison_push ON push_deliveries');
+      await t.sqlAs('owner', 'DROP TRIGGER test_poison_push ON push_deliveries');
       await prisma().deviceToken.deleteMany({ where: { token: poison } });
     }
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { DEMO_EMAILS, DEMO_PASSWORD } from '../src/db/seed';
 import { fromRoot } from '../src/platform/paths';
-import { withDatabase } from './support/template';
+import { TEST_ROLES, asRole, withDatabase } from './support/template';
 import { budget } from './support/time-budget';
 
 /** The README's production block, verbatim: the fenced block after the `production-path` marker. */
@@ -80,7 +80,8 @@ if (serverUrl) {
         utimesSync(marker, now, now);
         await admin.connect();
         await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-        await admin.query(`CREATE DATABASE ${database}`);
+        // The README's two roles (the suite's: test/support/template.ts), the database the owner's.
+        await admin.query(`CREATE DATABASE ${database} OWNER ${TEST_ROLES.owner}`);
       },
       budget(5 * 60_000),
     );
@@ -106,7 +107,8 @@ if (serverUrl) {
         const lines = readmeProductionBlock().trim().split('\n');
         const env: NodeJS.ProcessEnv = {
           ...process.env,
-          DATABASE_URL: withDatabase(serverUrl, database),
+          DATABASE_URL: asRole(withDatabase(serverUrl, database), TEST_ROLES.runtime),
+          OWNER_DATABASE_URL: asRole(withDatabase(serverUrl, database), TEST_ROLES.owner),
           JWT_SECRET: 'production-path-test-secret-0123456789abcdef',
           // The port the gateway binds itself, read from its log: a port picked beforehand could be
           // taken by another process before the gateway listens, and that one would answer (seen under load).
@@ -135,6 +137,8 @@ if (serverUrl) {
         const built = filesWithTimes(path.join(clone, 'dist'));
         const output = await paste(lines.slice(1, -1), `${operator.password}\n`); // admin:create reads the password from a pipe
         expect(output).toContain(`created admin: ${operator.email}`);
+        // Migrated as the owner, which granted the runtime role the gateway then serves as.
+        expect(output).toMatch(new RegExp(`runtime role ${TEST_ROLES.runtime}: \\d+ grants made`));
         expect(filesWithTimes(path.join(clone, 'dist'))).toEqual(built);
 
         // The start line, exactly as a supervisor starts it: that process, and only it, is signalled.

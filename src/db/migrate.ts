@@ -5,7 +5,8 @@ import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMig
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { Client } from 'pg';
 import { fromRoot } from '../platform/paths';
-import type { Database } from './database';
+import { openDatabase, type Database } from './database';
+import { grantRuntimeRole, type GrantChanges } from './grants';
 
 /**
  * Migrations run through Prisma's WASM schema engine (the native one cannot be downloaded here).
@@ -192,9 +193,39 @@ export async function withMigrationLock<T>(db: Database, work: () => Promise<T>,
   }
 }
 
-/** Applies pending migrations under the migration lock; returns the names applied. */
-export function migrateDatabase(db: Database, onWait?: () => void): Promise<string[]> {
-  return withMigrationLock(db, () => applyMigrations(db.adapterFactory), onWait);
+/** Where a deployment has two roles (MIGRATE_DATABASE_URL): the runtime role to grant after migrating. */
+export interface RuntimeGrant {
+  role: string;
+  onGranted?: (changes: GrantChanges) => void;
+}
+
+/**
+ * Applies pending migrations under the migration lock; returns the names applied. `db` is the
+ * owner's connection; with `runtime`, the runtime role's grants are then made to match
+ * src/db/grants.ts, still under the lock (two concurrent GRANTs on a table fail each other).
+ */
+export function migrateDatabase(db: Database, onWait?: () => void, runtime?: RuntimeGrant): Promise<string[]> {
+  return withMigrationLock(
+    db,
+    async () => {
+      // The WASM schema engine stays resident once loaded: ~10-30 MB that an up-to-date database does not need.
+      const applied = (await pendingMigrations(db)).length ? await applyMigrations(db.adapterFactory) : [];
+      if (runtime && db.url) {
+        const changes = await grantRuntimeRole(db.url, runtime.role);
+        runtime.onGranted?.(changes);
+      }
+      return applied;
+    },
+    onWait,
+  );
+}
+
+/**
+ * The connection migrations run on: the owner's (MIGRATE_DATABASE_URL) when the deployment has two
+ * roles, else `db` itself. The caller closes what it gets when it is not `db`.
+ */
+export async function ownerDatabase(db: Database, migrateUrl: string | undefined): Promise<Database> {
+  return migrateUrl && db.kind === 'postgres' ? openDatabase({ databaseUrl: migrateUrl, poolSize: 1 }) : db;
 }
 
 /** Checked-in migrations the database has not applied yet (all of them on an empty database). */

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
 import { openDatabase, type Database } from './database';
-import { applyMigrations, pendingMigrations, withMigrationLock } from './migrate';
+import { runtimeRoleOf, type GrantChanges } from './grants';
+import { migrateDatabase, ownerDatabase, pendingMigrations, withMigrationLock } from './migrate';
 import { demoAccountsWithPublicPassword, isSeeded, seedDemoData } from './seed';
 
 /** Start-up stops here: the message is the one log line that says why and what to do. */
@@ -23,26 +24,25 @@ const WAIT_MAX_RETRY_MS = 5000;
  * 2. demo data: loaded once into an empty database when SEED_ON_START (development only);
  * 3. production refuses a database where the demo logins still accept the public password, unless
  *    ALLOW_DEMO_ACCOUNTS=true (a staging choice, logged as a warning).
- * Steps 1 and 2 run under the migration lock, so instances starting together take turns.
+ * Steps 1 and 2 run under the migration lock, so instances starting together take turns; step 1 as the
+ *    owner (MIGRATE_DATABASE_URL) when there are two roles, granting the runtime role afterwards.
  */
 export async function prepareDatabase(db: Database, config: Config, logger: Logger): Promise<void> {
   await untilReachable(db, config, logger);
   if (!config.migrateOnStart) await untilMigrated(db, logger);
-  if (config.migrateOnStart || config.seedOnStart) {
-    await withMigrationLock(
-      db,
-      async () => {
-        if (config.migrateOnStart) {
-          // The WASM schema engine stays resident once loaded (src/db/migrate.ts): ~10-30 MB that a
-          // restart against an up-to-date database does not need.
-          const applied = (await pendingMigrations(db)).length ? await applyMigrations(db.adapterFactory) : [];
-          logger.info({ applied }, applied.length ? 'migrations applied' : 'database schema up to date');
-        }
-        if (config.seedOnStart && !(await isSeeded(db.prisma))) await seed(db, config, logger);
-      },
-      () => logger.info('waiting for another instance or job to finish migrating'),
-    );
+  const onWait = () => logger.info('waiting for another instance or job to finish migrating');
+  if (config.migrateOnStart) {
+    const owner = await ownerDatabase(db, config.migrateDatabaseUrl);
+    try {
+      const role = runtimeRoleOf(config.databaseUrl, config.migrateDatabaseUrl);
+      const onGranted = (changes: GrantChanges) => logger.info({ role, ...changes }, 'runtime role granted');
+      const applied = await migrateDatabase(owner, onWait, role ? { role, onGranted } : undefined);
+      logger.info({ applied }, applied.length ? 'migrations applied' : 'database schema up to date');
+    } finally {
+      if (owner !== db) await owner.close();
+    }
   }
+  if (config.seedOnStart) await withMigrationLock(db, async () => void (!(await isSeeded(db.prisma)) && (await seed(db, config, logger))), onWait);
   if (config.env === 'production') await checkDemoAccounts(db, config, logger);
 }
 

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { fromRoot } from '../../src/platform/paths';
-import { TEMPLATE_INFO_ENV, withDatabase, type TemplateInfo } from './template';
+import { TEMPLATE_INFO_ENV, TEST_ROLES, asRole, withDatabase, type TemplateInfo } from './template';
 
 export type LogLine = Record<string, unknown>;
 
@@ -66,7 +66,8 @@ export async function childDatabase(dataDir: string, label: string): Promise<{ e
     await c.query(sql).finally(() => c.end());
   };
   await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${name} TEMPLATE ${info.location}`);
-  const url = withDatabase(info.serverUrl!, name);
+  await admin(`CREATE DATABASE ${name} TEMPLATE ${info.location} OWNER ${TEST_ROLES.owner}`);
+  // Served as the runtime role, like every gateway of a PostgreSQL run (template.ts TEST_ROLES).
+  const url = asRole(withDatabase(info.serverUrl!, name), TEST_ROLES.runtime);
   return { env: { DATABASE_URL: url }, url, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

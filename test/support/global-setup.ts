@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
 import { openDatabase } from '../../src/db/database';
-import { applyMigrations } from '../../src/db/migrate';
+import { applyMigrations, migrateDatabase } from '../../src/db/migrate';
 import { seedDemoData } from '../../src/db/seed';
-import { TEMPLATE_INFO_ENV, TEST_SEED, withDatabase, type TemplateInfo } from './template';
+import { TEMPLATE_INFO_ENV, TEST_ROLES, TEST_SEED, asRole, withDatabase, type TemplateInfo } from './template';
 import { cachedTemplate, storeTemplate, templateKey } from './template-cache';
 
 /**
@@ -19,11 +19,13 @@ export default async function globalSetup(): Promise<void> {
     const name = `gateway_tpl_${process.pid}`;
     const admin = new Client({ connectionString: url });
     await admin.connect();
+    await ensureTestRoles(admin);
     await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name} OWNER ${TEST_ROLES.owner}`);
     await admin.end();
-    const db = await openDatabase({ databaseUrl: withDatabase(url, name), poolSize: 2 });
-    await applyMigrations(db.adapterFactory);
+    // As production: migrated (and seeded) by the owner, which then grants the runtime role.
+    const db = await openDatabase({ databaseUrl: asRole(withDatabase(url, name), TEST_ROLES.owner), poolSize: 2 });
+    await migrateDatabase(db, undefined, { role: TEST_ROLES.runtime });
     await seedDemoData(db.prisma, TEST_SEED);
     await db.close();
     info = { kind: 'postgres', location: name, serverUrl: url };
@@ -45,4 +47,15 @@ export default async function globalSetup(): Promise<void> {
     info = { kind: 'pglite', location };
   }
   process.env[TEMPLATE_INFO_ENV] = JSON.stringify(info);
+}
+
+/** The two login roles, NOSUPERUSER; several runs may create them at once (the loser's error is ignored). */
+async function ensureTestRoles(admin: Client): Promise<void> {
+  for (const role of Object.values(TEST_ROLES)) {
+    const exists = (await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount;
+    if (exists) continue;
+    await admin.query(`CREATE ROLE ${role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE`).catch((err: { code?: string }) => {
+      if (err.code !== '42710' && err.code !== '23505') throw err; // created meanwhile by another run
+    });
+  }
 }

@@ -11,7 +11,7 @@ import { DEMO_EMAILS, DEMO_PASSWORD } from '../../src/db/seed';
 import { createLogger } from '../../src/platform/logger';
 import { createServices, type Services } from '../../src/services';
 import { withContract } from './contract';
-import { TEMPLATE_INFO_ENV, clonePrefix, withDatabase, type TemplateInfo } from './template';
+import { TEMPLATE_INFO_ENV, TEST_ROLES, asRole, clonePrefix, withDatabase, type TemplateInfo } from './template';
 
 export { DEMO_EMAILS, DEMO_PASSWORD };
 
@@ -33,6 +33,10 @@ export interface TestGateway {
     variables?: Record<string, unknown>,
     token?: string,
   ): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>;
+  /** Runs `statements` in one transaction as the tables' owner or a superuser (PGlite: its one role). */
+  sqlAs(role: SqlRole, ...statements: string[]): Promise<void>;
+  /** PostgreSQL: this copy's URL as the owner or a superuser; undefined on PGlite. */
+  urlAs?: (role: SqlRole) => string;
   /** A second gateway instance (own services, own connection pool) on this one's database; close it first. */
   twin(): Promise<TestGateway>;
   close(): Promise<void>;
@@ -44,7 +48,14 @@ let counter = 0;
 async function cloneTemplate(
   config: Config,
   options: GatewayOptions,
-): Promise<{ db: Database; pglite?: PGlite; replicaPglite?: PGlite; reopen: () => Promise<Database>; drop: () => Promise<void> }> {
+): Promise<{
+  db: Database;
+  pglite?: PGlite;
+  replicaPglite?: PGlite;
+  reopen: () => Promise<Database>;
+  drop: () => Promise<void>;
+  urlAs?: (role: SqlRole) => string;
+}> {
   const info = JSON.parse(process.env[TEMPLATE_INFO_ENV] ?? 'null') as TemplateInfo | null;
   if (!info) throw new Error('test template missing: run through jest (globalSetup)');
   if (info.kind === 'pglite') {
@@ -72,17 +83,49 @@ async function cloneTemplate(
   const names = options.readReplica ? [name, `${name}_replica`] : [name];
   const admin = new Client({ connectionString: info.serverUrl });
   await admin.connect();
-  for (const n of names) await admin.query(`CREATE DATABASE ${n} TEMPLATE ${info.location}`);
+  for (const n of names) await admin.query(`CREATE DATABASE ${n} TEMPLATE ${info.location} OWNER ${TEST_ROLES.owner}`);
   await admin.end();
-  const ownUrl = withDatabase(info.serverUrl!, name);
-  const url = (await options.databaseUrl?.(ownUrl)) ?? ownUrl;
-  const readUrls = await Promise.all(
-    names.slice(1).map(async (n) => (await options.readUrl?.(withDatabase(info.serverUrl!, n))) ?? withDatabase(info.serverUrl!, n)),
-  );
+  // The gateway serves as the runtime role (template.ts TEST_ROLES), the whole PostgreSQL suite through.
+  const runtimeUrl = (n: string) => asRole(withDatabase(info.serverUrl!, n), TEST_ROLES.runtime);
+  const url = (await options.databaseUrl?.(runtimeUrl(name))) ?? runtimeUrl(name);
+  const readUrls = await Promise.all(names.slice(1).map(async (n) => (await options.readUrl?.(runtimeUrl(n))) ?? runtimeUrl(n)));
   const open = () => openDatabase({ databaseUrl: url, readUrls, poolSize: 10, timeouts: databaseTimeouts(config) });
   // Dropped (the replica too: same prefix) by the global teardown with the other copies of this run, not here (see clonePrefix).
-  return { db: await open(), reopen: open, drop: async () => undefined };
+  return {
+    db: await open(),
+    reopen: open,
+    drop: async () => undefined,
+    urlAs: (role) => (role === 'superuser' ? withDatabase(info.serverUrl!, name) : asRole(withDatabase(info.serverUrl!, name), TEST_ROLES[role])),
+  };
 }
+
+/**
+ * Statements run in one transaction as a role other than the gateway's: the tables' `owner`, or a
+ * `superuser` (what an attacker holding those credentials could do). PGlite has one role: its own.
+ */
+async function sqlAs(db: Database, url: string | undefined, statements: string[]): Promise<void> {
+  if (!url) {
+    await db.prisma.$transaction(async (tx) => {
+      for (const sql of statements) await tx.$executeRawUnsafe(sql);
+    });
+    return;
+  }
+  const client = new Client({ connectionString: url });
+  client.on('error', () => undefined); // a failed statement rejects its query, which the caller sees
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    for (const sql of statements) await client.query(sql);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    await client.end();
+  }
+}
+
+export type SqlRole = 'owner' | 'superuser';
 
 export interface GatewayOptions {
   /** PostgreSQL: the URL the gateway connects to, given its database's own (e.g. through a test proxy). */
@@ -98,8 +141,8 @@ export interface GatewayOptions {
 const testConfig = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', AUTH_RATE_LIMIT_PER_MINUTE: '0', ...env });
 
 export async function startTestGateway(env: Record<string, string> = {}, options: GatewayOptions = {}): Promise<TestGateway> {
-  const { db, pglite, replicaPglite, reopen, drop } = await cloneTemplate(testConfig(env), options);
-  return { ...(await gatewayOn(db, env, reopen, drop, pglite, options.logger)), replicaPglite };
+  const { db, pglite, replicaPglite, reopen, drop, urlAs } = await cloneTemplate(testConfig(env), options);
+  return { ...(await gatewayOn(db, env, reopen, drop, pglite, options.logger, urlAs)), replicaPglite };
 }
 
 async function gatewayOn(
@@ -109,6 +152,7 @@ async function gatewayOn(
   drop: () => Promise<void>,
   pglite?: PGlite,
   logger: Logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+  urlAs?: (role: SqlRole) => string,
 ): Promise<TestGateway> {
   const config = testConfig(env);
   const services = createServices(db, config, logger);
@@ -123,6 +167,8 @@ async function gatewayOn(
     config,
     pglite,
     http,
+    urlAs,
+    sqlAs: (role, ...statements) => sqlAs(db, urlAs?.(role), statements),
     async token(email, password = DEMO_PASSWORD) {
       const res = await http.post('/api/v1/auth/login').send({ email, password });
       if (res.status !== 200) throw new Error(`login ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -135,7 +181,7 @@ async function gatewayOn(
       return res.body;
     },
     async twin() {
-      return gatewayOn(await reopen(), env, reopen, async () => undefined, pglite, logger);
+      return gatewayOn(await reopen(), env, reopen, async () => undefined, pglite, logger, urlAs);
     },
     async close() {
       await gateway.stop();

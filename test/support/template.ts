@@ -24,3 +24,18 @@ export function withDatabase(url: string, database: string): string {
   u.pathname = `/${database}`;
   return u.toString();
 }
+
+/**
+ * PostgreSQL runs use two roles, as production does (docs/operations.md "Database roles"): the
+ * template is migrated and seeded as the owner, and every gateway under test connects as the
+ * runtime role, which src/db/grants.ts grants rows only. Roles are the cluster's: shared by runs.
+ */
+export const TEST_ROLES = { owner: 'gateway_test_owner', runtime: 'gateway_test_runtime' } as const;
+
+/** The same URL, logging in as `role` (the machine's PostgreSQL trusts local logins). */
+export function asRole(url: string, role: string): string {
+  const u = new URL(url);
+  u.username = role;
+  u.password = '';
+  return u.toString();
+}
