@@ -10,7 +10,7 @@ import { UNPAGED_LIST_MAX } from './listing';
 import type { DownloadFile, DownloadService } from './download.service';
 import { KycStatus, LIVE_INVESTORS, investorScope, kycStatusOf } from './investor.service';
 import { notify } from './notification.service';
-import { KYC_DOCUMENT, assertTransition, assertUpdated } from './state-machine';
+import { KYC_DOCUMENT, moveStatus } from './state-machine';
 import type { FileStorage } from './storage/file-storage';
 import { audit, pick } from './audit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
@@ -217,14 +217,11 @@ export class KycService {
         select: { status: true, documentType: true, investorId: true, investor: { select: { userId: true } } },
       });
       if (!doc) throw new NotFoundError();
-      assertTransition(KYC_DOCUMENT, doc.status, to);
-      assertUpdated(
-        KYC_DOCUMENT,
-        await tx.kycDocument.updateMany({
-          where: { id, status: doc.status },
-          data: { status: to, rejectionReason: reason, reviewedById: reviewer.id, reviewedAt: new Date() },
-        }),
-      );
+      await moveStatus(KYC_DOCUMENT, tx.kycDocument, { id, status: doc.status }, to, {
+        rejectionReason: reason,
+        reviewedById: reviewer.id,
+        reviewedAt: new Date(),
+      });
       await audit.transition(tx, 'kyc_document', id, doc.status, to, { rejectionReason: reason, reviewedById: reviewer.id });
       await changes.publish(tx, { type: 'kyc_status', investorId: doc.investorId });
       const kind = doc.documentType.toLowerCase().replace(/_/g, ' ');
