@@ -27,7 +27,7 @@ const boundedCache = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'src/generated/', 'src/rest/generated/', 'client/src/gql/', 'client/dist/', 'coverage/', 'data/'] },
+  { ignores: ['dist/', 'dist-bench/', 'node_modules/', 'src/generated/', 'src/rest/generated/', 'client/src/gql/', 'client/dist/', 'coverage/', 'data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
