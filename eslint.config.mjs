@@ -20,6 +20,22 @@ const layerRules = LAYERS.map((folders, i) => {
     : EDGE_PACKAGES.map((name) => ({ name, message: `${folders.join('/, ')}/ must not import GraphQL, HTTP or input-class packages (docs/architecture.md).` }));
   return { files: folders.map((f) => `src/${f}/**/*.ts`), rules: { 'no-restricted-imports': ['error', { paths, patterns }] } };
 });
+/**
+ * Domain errors are imported from src/domain/errors.ts and transport errors from src/http/errors.ts
+ * (docs/architecture.md): no module passes the domain's errors on as its own.
+ */
+const noErrorReexports = {
+  files: ['src/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: ':matches(ExportAllDeclaration, ExportNamedDeclaration)[source.value=/domain.errors$/]',
+        message: 'Import domain errors from src/domain/errors.ts itself; do not re-export them (docs/architecture.md).',
+      },
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'dist-bench/', 'node_modules/', 'src/generated/', 'src/rest/generated/', 'client/src/gql/', 'client/dist/', 'coverage/', 'data/'] },
@@ -44,6 +60,7 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  noErrorReexports,
   // Tests read answers they have just asserted on (`res.body.data!`): a null there fails the test anyway.
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
   // Plain CommonJS helpers (a require hook for child processes).
