@@ -6,7 +6,8 @@
  *
  * Against PostgreSQL with the large demo data set it runs, one server at a time:
  *   1. gateway       REST GET /api/v1/distributions and GraphQL `distributions` (demo investor,
- *                    default page) at each connection count; then the two money writes
+ *                    default page; the fixed text, then the same as free text) at each connection
+ *                    count; then the two money writes
  *                    (POST /api/v1/withdrawals/requests, POST /api/v1/investment-requests, each
  *                    request a new valid one, see prepareWriters) at the last connection count (10)
  *   2. services      bench/services.ts: the gateway's own services for the same list behind bare
@@ -403,7 +404,8 @@ async function peakRss<T>(pid: number, during: PromiseLike<T>): Promise<{ result
 // Targets, sanity check, measurement
 // ---------------------------------------------------------------------------------------------
 
-type TargetKey = 'rest' | 'graphql' | 'services' | 'postgraphile' | 'floor' | 'withdrawal' | 'investment' | 'floor-withdrawal' | 'floor-investment';
+type TargetKey =
+  'rest' | 'graphql' | 'graphql-free' | 'services' | 'postgraphile' | 'floor' | 'withdrawal' | 'investment' | 'floor-withdrawal' | 'floor-investment';
 
 interface Target {
   key: TargetKey;
@@ -463,7 +465,7 @@ function idsAndTotal(key: TargetKey, text: string): { ids: number[]; total: numb
     errors?: unknown[];
   };
   if (body.errors) throw new Error(`sanity check: ${key} answered errors: ${JSON.stringify(body.errors).slice(0, 300)}`);
-  if (key === 'graphql') {
+  if (key === 'graphql' || key === 'graphql-free') {
     const page = present(body.data?.distributions, `${key}: data.distributions`);
     return { ids: page.items.map((d) => d.id), total: page.pageInfo.total };
   }
@@ -517,6 +519,15 @@ function graphqlPost(server: Server, headers: Record<string, string>, payload: o
 function graphqlListTarget(gateway: Server, auth: Record<string, string>): Target {
   const payload = { operationName: 'Distributions', query: distributionsQuery(), variables: {} };
   return { key: 'graphql', label: 'GraphQL distributions', server: gateway, request: graphqlPost(gateway, auth, payload) };
+}
+
+/**
+ * The same document as free text (a comment line ahead): no fixed document matches it, so it runs as
+ * a client's own query does, compiled from its second execution on (src/graphql/compiled-execution.ts).
+ */
+function freeFormGraphqlListTarget(gateway: Server, auth: Record<string, string>): Target {
+  const payload = { operationName: 'Distributions', query: `# free text\n${distributionsQuery()}`, variables: {} };
+  return { key: 'graphql-free', label: 'GraphQL distributions, free text', server: gateway, request: graphqlPost(gateway, auth, payload) };
 }
 
 function postgraphileTarget(pgl: Server, investorId: number): Target {
@@ -818,6 +829,7 @@ function ratios(results: Measurement[]): Ratio[] {
     ['graphql', 'floor', 'GraphQL / floor'],
     ['rest', 'postgraphile', 'REST / PostGraphile'],
     ['graphql', 'postgraphile', 'GraphQL / PostGraphile'],
+    ['graphql-free', 'postgraphile', 'GraphQL free text / PostGraphile'],
     ['postgraphile', 'floor', 'PostGraphile / floor'],
     ['services', 'floor', 'services ceiling / floor'],
     ['services', 'postgraphile', 'services ceiling / PostGraphile'],
@@ -1041,8 +1053,9 @@ async function main(): Promise<void> {
   const auth = { authorization: `Bearer ${token}` };
   const rest = restListTarget('rest', 'REST GET /api/v1/distributions', gateway, auth);
   const graphql = graphqlListTarget(gateway, auth);
+  const graphqlFree = freeFormGraphqlListTarget(gateway, auth);
   const reference = await sanityCheck(rest, null);
-  for (const target of [rest, graphql]) results.push(...(await measureList(target, reference, opts)));
+  for (const target of [rest, graphql, graphqlFree]) results.push(...(await measureList(target, reference, opts)));
   const prepared = await prepareWriters(opts.databaseUrl);
   const writes: WriteSetup = { ...prepared, tokens: [] };
   for (const w of prepared.writers) writes.tokens.push(await login(gateway.base, w.email));

@@ -16,7 +16,7 @@ import {
 import { buildContext, type Context } from '../src/http/context';
 import { errorCode } from '../src/http/errors';
 import { loadOperations } from '../src/rest/operations';
-import { compileExecution } from '../src/graphql/compiled-execution';
+import { compileExecution, fixedDocuments, fixedDocumentsExecutor, freeFormDocuments } from '../src/graphql/compiled-execution';
 import { PERSISTED_DOCUMENTS_PATH, loadPersistedDocuments } from '../src/graphql/trusted-documents';
 import { DEMO_EMAILS, startTestGateway, type TestGateway } from './support/harness';
 
@@ -103,21 +103,59 @@ it('covers every REST route operation and every SDK operation', () => {
   expect(all.filter((c) => c.name.startsWith('SDK')).length).toBe(loadPersistedDocuments(PERSISTED_DOCUMENTS_PATH).size);
 });
 
+/** Sample values of the operation's variables. */
+function variablesOf(operation: OperationDefinitionNode): Record<string, unknown> {
+  const { schema } = t.gateway;
+  return Object.fromEntries(
+    (operation.variableDefinitions ?? []).map((v) => [
+      v.variable.name.value,
+      sample(typeFromAST(schema, v.type as never) as GraphQLInputType, v.variable.name.value),
+    ]),
+  );
+}
+
+/** Queries for a guest and each role; mutations for a guest only (see above). */
+const rolesOf = (operation: OperationDefinitionNode) => (operation.operation === 'query' ? ['guest', 'investor', 'analyst', 'admin'] : ['guest']);
+
 describe.each(cases().filter((c) => c.operation.operation !== 'subscription'))('$name', ({ name, document, operation }) => {
-  const roles = operation.operation === 'query' ? ['guest', 'investor', 'analyst', 'admin'] : ['guest'];
-  it.each(roles)('answers the same compiled and interpreted, as %s', async (role) => {
+  it.each(rolesOf(operation))('answers the same compiled and interpreted, as %s', async (role) => {
     const { schema } = t.gateway;
-    const variableValues = Object.fromEntries(
-      (operation.variableDefinitions ?? []).map((v) => [
-        v.variable.name.value,
-        sample(typeFromAST(schema, v.type as never) as GraphQLInputType, v.variable.name.value),
-      ]),
-    );
+    const variableValues = variablesOf(operation);
     const interpreted = await execute({ schema, document, contextValue: await contexts[role](), variableValues, rootValue: { files: [] } });
     const compiled = await compileExecution(schema, document, name)({ files: [] }, await contexts[role](), variableValues);
     expect(answer(compiled)).toEqual(answer(interpreted));
   });
 });
+
+/**
+ * Each SDK operation as free text (a comment line ahead, so that no fixed document matches it) through
+ * POST /graphql's executor: graphql-js on its first execution, compiled on the next two, and graphql-js's
+ * answer each time, with the same variables and roles as above. Each role sends a text of its own.
+ */
+describe.each(cases().filter((c) => c.name.startsWith('SDK') && c.operation.operation !== 'subscription'))(
+  '$name as free text',
+  ({ document: fixed, operation }) => {
+    it.each(rolesOf(operation))('answers as graphql-js does, compiled from its second execution, as %s', async (role) => {
+      const { schema } = t.gateway;
+      const freeForm = freeFormDocuments(schema);
+      // No fixed document: the runs counted below are the free-form path's.
+      const gateway = fixedDocumentsExecutor(schema, fixedDocuments(schema, []), freeForm)!;
+      const { executor } = await gateway.load({ apollo: {} });
+      // The manifest's text itself (operation and fragments), which the parsed document keeps.
+      const source = `# free text, as ${role}\n${fixed.loc!.source.body}`;
+      const document = parse(source);
+      const variables = variablesOf(operation);
+      const operationName = operation.name?.value;
+      const interpreted = answer(await execute({ schema, document, contextValue: await contexts[role](), variableValues: variables, operationName }));
+      for (let time = 0; time < 3; time++) {
+        const context = await contexts[role]();
+        const result = await executor!({ source, document, context, request: { variables, operationName } } as never);
+        expect(answer(result)).toEqual(interpreted);
+      }
+      expect(freeForm.runs).toEqual({ compiled: 2, interpreted: 1 });
+    });
+  },
+);
 
 /**
  * A subscription's events: the SDK's subscription documents map a delivered record to the same

@@ -11,6 +11,10 @@ export const CACHE_BYTES = {
   documents: 16 * 1024 * 1024,
   /** Automatic persisted queries registered without Redis (or while it is down). */
   persistedQueries: 8 * 1024 * 1024,
+  /** Free-form documents compiled (graphql-jit) on their second execution, by (text, operation name) hash. */
+  compiledDocuments: 8 * 1024 * 1024,
+  /** The hashes of free-form documents executed once, not yet compiled. */
+  documentsSeenOnce: 256 * 1024,
   /** Costs already computed, per (document, operation, variables) hash. */
   costs: 1024 * 1024,
   /** Each in-memory rate limiter (no Redis, or Redis down): counters per hashed key. */
