@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric, type MetricValueWithName } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolStats } from '../db/database';
 import { BUILD_INFO } from '../platform/build-info';
 import { errorCode } from './errors';
@@ -30,74 +30,6 @@ const routeLabel = (req: Request, res: Response): string => {
   return pattern.includes(':') ? pattern.replace(/:(\w+)/g, '{$1}') : pattern;
 };
 
-/** One label set's counts: per bucket (not cumulative), the sum and the count of what was observed. */
-interface Series {
-  labels: Record<string, string>;
-  counts: Float64Array;
-  sum: number;
-  count: number;
-}
-
-/**
- * A histogram for what every request observes. prom-client's `observe` merges, validates and hashes
- * its label object and turns each bucket bound into a property name on every call, ~9 µs a request
- * in the gateway (docs/benchmarks.md); this one finds its series by the label values in a Map and
- * counts into an array. It registers with prom-client's Registry and hands it what prom-client's own
- * Histogram would (cumulative `_bucket`s with `le`, `_sum`, `_count`), so the exposition is the same
- * text (test/unit/latency-histogram.test.ts compares the two).
- */
-export class LatencyHistogram {
-  readonly type = 'histogram' as const;
-  readonly aggregator = 'sum' as const;
-  private readonly series = new Map<string, Series>();
-
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly labelNames: readonly string[],
-    private readonly buckets: readonly number[],
-    registry: Registry,
-  ) {
-    // The Registry reads name, type, help and get(); its type names prom-client's own classes only.
-    registry.registerMetric(this as unknown as Metric);
-  }
-
-  /** One observation (seconds), with the values of `labelNames` in their order. */
-  observe(values: readonly string[], seconds: number): void {
-    const key = values.join('\n');
-    let series = this.series.get(key);
-    if (!series) {
-      series = {
-        labels: Object.fromEntries(this.labelNames.map((name, i) => [name, values[i]])),
-        counts: new Float64Array(this.buckets.length),
-        sum: 0,
-        count: 0,
-      };
-      this.series.set(key, series);
-    }
-    let i = 0;
-    while (i < this.buckets.length && seconds > this.buckets[i]) i++;
-    if (i < this.buckets.length) series.counts[i]++;
-    series.sum += seconds;
-    series.count++;
-  }
-
-  /** What the Registry formats (prom-client's typings give `type` as an enum; at run time it is this text). */
-  async get(): Promise<{ name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: MetricValueWithName<string>[] }> {
-    const values: MetricValueWithName<string>[] = [];
-    for (const { labels, counts, sum, count } of this.series.values()) {
-      let cumulative = 0;
-      this.buckets.forEach((le, i) => {
-        cumulative += counts[i];
-        values.push({ metricName: `${this.name}_bucket`, labels: { le, ...labels }, value: cumulative });
-      });
-      values.push({ metricName: `${this.name}_bucket`, labels: { le: '+Inf', ...labels }, value: count });
-      values.push({ metricName: `${this.name}_sum`, labels, value: sum }, { metricName: `${this.name}_count`, labels, value: count });
-    }
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
-  }
-}
-
 /** Prometheus metrics for operators: process defaults, request latency, GraphQL operations, pool, outbox. */
 export function createMetrics(sources: MetricsSources, logger: Logger) {
   const registry = new Registry();
@@ -114,16 +46,18 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 /** Times every HTTP request by method, route pattern and status (express middleware). */
 export function requestTimer(registry: Registry): RequestHandler {
-  const duration = new LatencyHistogram(
-    'http_request_duration_seconds',
-    'HTTP request latency by method, route pattern (REST routes as in the route table) and status',
-    ['method', 'route', 'status'],
-    LATENCY_BUCKETS,
-    registry,
-  );
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern (REST routes as in the route table) and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   return (req, res, next) => {
     const start = performance.now();
-    res.on('finish', () => duration.observe([req.method, routeLabel(req, res), String(res.statusCode)], (performance.now() - start) / 1000));
+    res.on('finish', () =>
+      duration.observe({ method: req.method, route: routeLabel(req, res), status: String(res.statusCode) }, (performance.now() - start) / 1000),
+    );
     next();
   };
 }
@@ -142,13 +76,13 @@ export function operationLabels(): (name: string | null | undefined) => string {
 
 /** GraphQL errors by code (counted by the error formatter) and an Apollo plugin timing each /graphql operation. */
 export function graphqlMetrics(registry: Registry) {
-  const operations = new LatencyHistogram(
-    'graphql_operation_duration_seconds',
-    'GraphQL operations on /graphql by operation name, type and outcome (ok or the first error code)',
-    ['operation', 'type', 'outcome'],
-    LATENCY_BUCKETS,
-    registry,
-  );
+  const operations = new Histogram({
+    name: 'graphql_operation_duration_seconds',
+    help: 'GraphQL operations on /graphql by operation name, type and outcome (ok or the first error code)',
+    labelNames: ['operation', 'type', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   const graphqlErrors = new Counter({ name: 'graphql_errors_total', help: 'GraphQL errors by code', labelNames: ['code'] as const, registers: [registry] });
   const operationLabel = operationLabels();
 
@@ -166,7 +100,7 @@ export function graphqlMetrics(registry: Registry) {
         async willSendResponse(ctx) {
           const first = ctx.errors?.[0];
           const code = first ? errorCode(first) : 'ok';
-          operations.observe([operation, type, code === 'ok' || ERROR_CODE.test(code) ? code : 'OTHER'], (performance.now() - start) / 1000);
+          operations.observe({ operation, type, outcome: code === 'ok' || ERROR_CODE.test(code) ? code : 'OTHER' }, (performance.now() - start) / 1000);
         },
       };
     },
