@@ -9,7 +9,6 @@ import { withIdempotencyStep } from '../services/idempotency.service';
 import '../schema/enums';
 import { describeIdempotentFields, isIdempotentField } from '../schema/idempotent';
 import { DateTimeScalar } from '../schema/scalars';
-import { validateArguments } from './validation';
 
 /** No user → 401; a user without one of the listed roles → 403 (our errors, not type-graphql's). */
 const authChecker: AuthChecker<Context, string> = ({ context }, roles) => {
@@ -42,8 +41,9 @@ export async function buildGatewaySchema(): Promise<GraphQLSchema> {
   const schema = await buildSchema({
     resolvers,
     authChecker,
-    // Validation is opt-in in type-graphql 2: class-validator runs on every input and args type.
-    validateFn: validateArguments,
+    // Validation is opt-in in type-graphql 2: class-validator runs on every input and args type,
+    // absent properties skipped, objects of classes without rules passed.
+    validate: { skipMissingProperties: true, forbidUnknownValues: false },
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
     // type-graphql wants a PubSub as soon as there is a @Subscription, even when each brings its own
     // `subscribe` (ours all do: they read the change feed, src/resolvers/subscription.resolver.ts).

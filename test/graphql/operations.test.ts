@@ -84,4 +84,16 @@ describe('GraphQL tier (executeOperation)', () => {
     expect(codeOf(res)).toBe('BAD_USER_INPUT');
     expect(Object.keys(res.errors?.[0]?.extensions?.fields as Record<string, string[]>).sort()).toEqual(['amount', 'unitId']);
   });
+
+  it("refuses what an input's rules refuse and passes an args class that declares none (type-graphql's own validation)", async () => {
+    const empty = await run('mutation { registerDeviceToken(input: { token: "", platform: WEB }) { id } }', {}, investor);
+    expect(empty.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { token: ['The token field is required.'] } });
+    // PageArgs declares no class-validator rule (its bounds are the services'): page 0 means 1.
+    const page = await run<{ distributions: { pageInfo: { currentPage: number } } }>(
+      '{ distributions(page: 0, perPage: 1) { pageInfo { currentPage } } }',
+      {},
+      investor,
+    );
+    expect(page).toEqual({ data: { distributions: { pageInfo: { currentPage: 1 } } } });
+  });
 });
