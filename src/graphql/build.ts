@@ -1,5 +1,5 @@
 import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import { buildSchema, type AuthChecker } from 'type-graphql';
+import { buildSchema, type AuthChecker, type MiddlewareFn } from 'type-graphql';
 import type { Context } from '../http/context';
 import { pinToPrimary } from '../db/read-replicas';
 import { ForbiddenError, UnauthenticatedError } from '../domain/errors';
@@ -17,14 +17,17 @@ const authChecker: AuthChecker<Context, string> = ({ context }, roles) => {
   return true;
 };
 
-/** Runs a root field with its request as the origin of the audit events it records (docs/audit.md). */
-const withOrigin =
-  (resolve: GraphQLFieldResolver<unknown, Context>): GraphQLFieldResolver<unknown, Context> =>
-  (root, args, context, info) => {
-    const { user, request } = context;
-    const origin = { actor: user && { id: user.id, role: user.role }, requestId: request.requestId, ip: request.ip, userAgent: request.userAgent };
-    return withAuditOrigin(origin, () => resolve(root, args, context, info));
-  };
+/**
+ * Runs each root field of a query or mutation with its request as the origin of the audit events it
+ * records (docs/audit.md). A type-graphql global middleware, so it is dispatched on every resolved
+ * field that is not a simpleResolvers one; it acts on root fields only, subscriptions' excepted.
+ */
+const auditOrigin: MiddlewareFn<Context> = ({ context, info }, next) => {
+  if (info.path.prev !== undefined || info.operation.operation === 'subscription') return next();
+  const { user, request } = context;
+  const origin = { actor: user && { id: user.id, role: user.role }, requestId: request.requestId, ip: request.ip, userAgent: request.userAgent };
+  return withAuditOrigin(origin, next);
+};
 
 /**
  * Runs an idempotent root field as one step of the key its request claimed, named by the field's
@@ -45,6 +48,7 @@ export async function buildGatewaySchema(): Promise<GraphQLSchema> {
     // absent properties skipped, objects of classes without rules passed.
     validate: { skipMissingProperties: true, forbidUnknownValues: false },
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
+    globalMiddlewares: [auditOrigin],
     // type-graphql wants a PubSub as soon as there is a @Subscription, even when each brings its own
     // `subscribe` (ours all do: they read the change feed, src/resolvers/subscription.resolver.ts).
     pubSub: {
@@ -56,14 +60,10 @@ export async function buildGatewaySchema(): Promise<GraphQLSchema> {
       },
     },
   });
-  // Root fields only, wrapped here rather than as a type-graphql global middleware: that one runs
-  // on every field of every item (an async call and two promises each), which cost a list request
-  // about a tenth of its CPU (docs/benchmarks.md, "Code that exists for speed").
-  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) field.resolve = withOrigin(field.resolve ?? defaultFieldResolver);
   // A mutation reads what it wrote: its payload's fields too read the primary (DATABASE_READ_URLS).
   for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
     const own = field.resolve ?? defaultFieldResolver;
-    const resolve = withOrigin(isIdempotentField(field) ? withIdempotency(own) : own);
+    const resolve = isIdempotentField(field) ? withIdempotency(own) : own;
     field.resolve = (root, args, context, info) => (pinToPrimary(), resolve(root, args, context, info));
   }
   return describeIdempotentFields(schema);
