@@ -11,8 +11,13 @@ import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 
 const installed = 'node_modules/.package-lock.json';
-// The dependency patches (patches/, applied by the postinstall step) count as part of the lock.
-const locks = ['package-lock.json', ...readdirSync('patches').map((f) => `patches/${f}`)];
+// The dependency patches (patches/*.patch, applied by the postinstall step) count as part of the lock.
+const locks = [
+  'package-lock.json',
+  ...readdirSync('patches')
+    .filter((f) => f.endsWith('.patch'))
+    .map((f) => `patches/${f}`),
+];
 const stale = !existsSync(installed) || locks.some((f) => statSync(f).mtimeMs > statSync(installed).mtimeMs);
 const buildTools = existsSync('node_modules/@swc/cli/package.json') && existsSync('node_modules/@swc/core/package.json');
 if (stale || !buildTools) {
