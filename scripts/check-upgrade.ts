@@ -273,7 +273,8 @@ function healthCheck(lb: { reload(ports: number[]): void }, instances: () => Rel
     );
   const loop = (async () => {
     while (!stopped) {
-      const list = instances();
+      // A copy: a drain removes instances from the live list while the health checks are awaited.
+      const list = [...instances()];
       const up = (await Promise.all(list.map(ready))).flatMap((ok, i) => (ok ? [port(list[i])] : []));
       const next = up.sort().join(',');
       if (up.length && next !== current) {
