@@ -491,6 +491,9 @@ async function main(): Promise<number> {
     await pause(PHASE_MS);
     await drain(new1, 'the current instances');
     await pause(PHASE_MS);
+    // The reconnect after the last drain waits on graphql-ws's back-off (1–4 s, longer when an attempt
+    // meets a draining instance): wait for it, bounded, rather than judge it after a fixed pause.
+    await Promise.race([subscription.connections(3), pause(START_MS)]);
     await stopTraffic();
 
     ledger.failures.push(...subscription.problems());
@@ -526,6 +529,7 @@ function subscribe(url: string, token: string) {
   let connects = 0;
   let connected!: () => void;
   const connectedOnce = new Promise<void>((resolve) => (connected = resolve));
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
   const errors: string[] = [];
   let disposed = false;
   const client: WsClient = createClient({
@@ -541,6 +545,7 @@ function subscribe(url: string, token: string) {
       connected: () => {
         connects++;
         connected();
+        for (const w of waiters.filter((w) => connects >= w.n)) w.resolve();
       },
       closed: (event) => closes.push((event as { code: number }).code),
     },
@@ -558,6 +563,8 @@ function subscribe(url: string, token: string) {
     },
     closes,
     connectedOnce,
+    /** Resolves once the socket has connected `n` times in all: graphql-ws's back-off after a drain takes seconds. */
+    connections: (n: number) => new Promise<void>((resolve) => (connects >= n ? resolve() : waiters.push({ n, resolve }))),
     problems: () => [
       ...closes.filter((c) => TERMINAL.has(c)).map((c) => `the subscription's socket was closed with ${c}, which the SDK does not reconnect on`),
       ...(connects < 3 ? [`the subscription connected ${connects} time(s): it should have reconnected after each drain`] : []),
