@@ -6,7 +6,7 @@
  */
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/db/database';
-import { runtimeRoleOf, type GrantChanges } from '../src/db/grants';
+import { runtimeGrantOf } from '../src/db/grants';
 import { migrateDatabase } from '../src/db/migrate';
 import { runCommand } from './command';
 
@@ -14,12 +14,12 @@ runCommand(async () => {
   const config = loadConfig();
   const db = await openDatabase({ databaseUrl: config.migrateDatabaseUrl ?? config.databaseUrl, dataDir: config.dataDir });
   try {
-    const role = runtimeRoleOf(config.databaseUrl, config.migrateDatabaseUrl);
-    const onGranted = ({ granted, revoked }: GrantChanges) =>
+    const grant = runtimeGrantOf(config, (role, { granted, revoked }) =>
       console.log(
         `runtime role ${role}: ${granted.length || revoked.length ? `${granted.length} grants made, ${revoked.length} revoked` : 'grants up to date'}`,
-      );
-    const applied = await migrateDatabase(db, () => console.log('waiting for another migration to finish…'), role ? { role, onGranted } : undefined);
+      ),
+    );
+    const applied = await migrateDatabase(db, () => console.log('waiting for another migration to finish…'), grant);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database schema up to date');
   } finally {
     await db.close();

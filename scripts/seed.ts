@@ -14,7 +14,7 @@ import path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/db/database';
-import { runtimeRoleOf } from '../src/db/grants';
+import { runtimeGrantOf } from '../src/db/grants';
 import { migrateDatabase } from '../src/db/migrate';
 import { CommandError, integerOption, parseCommandLine, runCommand } from './command';
 import { DEMO_EMAILS, DEMO_PASSWORD, isSeeded, seedDemoData, type SeedOptions } from '../src/db/seed';
@@ -105,8 +105,7 @@ async function main(): Promise<void> {
   const db = await openDatabase({ databaseUrl: url, dataDir });
   try {
     console.log(url ? `Database: PostgreSQL (${redact(url)})` : `Database: PGlite in ${path.join(dataDir, 'pglite')}`);
-    const role = runtimeRoleOf(databaseUrl, config.migrateDatabaseUrl);
-    const applied = await migrateDatabase(db, undefined, role ? { role } : undefined);
+    const applied = await migrateDatabase(db, undefined, runtimeGrantOf(config));
     console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Migrations: up to date');
 
     if (args.reset) {

@@ -1,4 +1,5 @@
-import { Client } from 'pg';
+import { Client, escapeIdentifier as ident } from 'pg';
+import type { Config } from '../platform/config';
 
 /**
  * Two PostgreSQL roles (docs/operations.md "Database roles"): the owner runs the migrations
@@ -39,6 +40,21 @@ export function runtimeRoleOf(databaseUrl: string | undefined, migrateUrl: strin
   return runtime && runtime !== urlRole(migrateUrl) ? runtime : undefined;
 }
 
+/** Where a deployment has two roles: the runtime role to grant after migrating, and who hears what changed. */
+export interface RuntimeGrant {
+  role: string;
+  onGranted?: (changes: GrantChanges) => void;
+}
+
+/** What a migrating command grants after it migrates, from the configuration's two URLs (undefined: one role). */
+export function runtimeGrantOf(
+  config: Pick<Config, 'databaseUrl' | 'migrateDatabaseUrl'>,
+  onGranted?: (role: string, changes: GrantChanges) => void,
+): RuntimeGrant | undefined {
+  const role = runtimeRoleOf(config.databaseUrl, config.migrateDatabaseUrl);
+  return role ? { role, onGranted: onGranted && ((changes) => onGranted(role, changes)) } : undefined;
+}
+
 /** Raised when the runtime role cannot be granted as declared: the message says what to do. */
 export class GrantError extends Error {}
 
@@ -58,8 +74,6 @@ export function tableGrantStatements(schema: string, table: string, have: readon
     ...(extra.length ? [`REVOKE ${extra.join(', ')} ON ${target} FROM ${ident(role)}`] : []),
   ];
 }
-
-const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * Makes the runtime role's privileges in the owner's schema exactly the declared ones, in one

@@ -6,7 +6,7 @@ import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { Client } from 'pg';
 import { fromRoot } from '../platform/paths';
 import { openDatabase, type Database } from './database';
-import { grantRuntimeRole, type GrantChanges } from './grants';
+import { grantRuntimeRole, type RuntimeGrant } from './grants';
 
 /**
  * Migrations run through Prisma's WASM schema engine (the native one cannot be downloaded here).
@@ -191,12 +191,6 @@ export async function withMigrationLock<T>(db: Database, work: () => Promise<T>,
   } finally {
     await client.end();
   }
-}
-
-/** Where a deployment has two roles (MIGRATE_DATABASE_URL): the runtime role to grant after migrating. */
-export interface RuntimeGrant {
-  role: string;
-  onGranted?: (changes: GrantChanges) => void;
 }
 
 /**

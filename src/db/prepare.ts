@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
 import { openDatabase, type Database } from './database';
-import { runtimeRoleOf, type GrantChanges } from './grants';
+import { runtimeGrantOf } from './grants';
 import { migrateDatabase, ownerDatabase, pendingMigrations, withMigrationLock } from './migrate';
 import { demoAccountsWithPublicPassword, isSeeded, seedDemoData } from './seed';
 
@@ -34,15 +34,22 @@ export async function prepareDatabase(db: Database, config: Config, logger: Logg
   if (config.migrateOnStart) {
     const owner = await ownerDatabase(db, config.migrateDatabaseUrl);
     try {
-      const role = runtimeRoleOf(config.databaseUrl, config.migrateDatabaseUrl);
-      const onGranted = (changes: GrantChanges) => logger.info({ role, ...changes }, 'runtime role granted');
-      const applied = await migrateDatabase(owner, onWait, role ? { role, onGranted } : undefined);
+      const grant = runtimeGrantOf(config, (role, changes) => logger.info({ role, ...changes }, 'runtime role granted'));
+      const applied = await migrateDatabase(owner, onWait, grant);
       logger.info({ applied }, applied.length ? 'migrations applied' : 'database schema up to date');
     } finally {
       if (owner !== db) await owner.close();
     }
   }
-  if (config.seedOnStart) await withMigrationLock(db, async () => void (!(await isSeeded(db.prisma)) && (await seed(db, config, logger))), onWait);
+  if (config.seedOnStart) {
+    await withMigrationLock(
+      db,
+      async () => {
+        if (!(await isSeeded(db.prisma))) await seed(db, config, logger);
+      },
+      onWait,
+    );
+  }
   if (config.env === 'production') await checkDemoAccounts(db, config, logger);
 }
 

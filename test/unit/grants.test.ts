@@ -1,4 +1,4 @@
-import { RUNTIME_DML, runtimePrivileges, runtimeRoleOf, tableGrantStatements, urlRole } from '../../src/db/grants';
+import { RUNTIME_DML, runtimeGrantOf, runtimePrivileges, runtimeRoleOf, tableGrantStatements, urlRole } from '../../src/db/grants';
 
 describe('which role is the runtime role', () => {
   it("is DATABASE_URL's user when MIGRATE_DATABASE_URL names another", () => {
@@ -8,6 +8,16 @@ describe('which role is the runtime role', () => {
     expect(runtimeRoleOf('postgresql://gateway@db/app', undefined)).toBeUndefined();
     expect(runtimeRoleOf(undefined, 'postgresql://owner@db/app')).toBeUndefined();
     expect(runtimeRoleOf('postgresql://gateway@db/app', 'postgresql://gateway@replica/app')).toBeUndefined();
+  });
+  it('gives a migrating command what to grant, and tells its listener the role', () => {
+    const heard: string[] = [];
+    const grant = runtimeGrantOf({ databaseUrl: 'postgresql://gateway@db/app', migrateDatabaseUrl: 'postgresql://owner@db/app' }, (role, changes) =>
+      heard.push(`${role}:${changes.granted.length}`),
+    );
+    expect(grant?.role).toBe('gateway');
+    grant?.onGranted?.({ granted: ['GRANT …'], revoked: [] });
+    expect(heard).toEqual(['gateway:1']);
+    expect(runtimeGrantOf({ databaseUrl: 'postgresql://gateway@db/app', migrateDatabaseUrl: undefined })).toBeUndefined();
   });
   it('reads a percent-encoded user name', () => {
     expect(urlRole('postgresql://app%40prod:pw@db/app')).toBe('app@prod');
