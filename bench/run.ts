@@ -82,9 +82,11 @@ const USAGE = `Usage: npm run bench -- [options]
   --scale              the list latency curve at 10k / 100k / 1M distributions instead (bench/scale.ts);
                        there --duration defaults to 3 and --warmup to 1
   --sizes N,N          the data set sizes of --scale (default 10000,100000,1000000)
-  --interleave N       the list targets compared with PostGraphile (gateway REST and GraphQL, services ceiling,
-                       PostGraphile) all up at once and measured in turn, N rounds, each target's
-                       median reported (runInterleaved); --duration and --warmup are per turn
+  --interleave N       the list targets compared with PostGraphile (gateway REST, GraphQL fixed and free
+                       text, services ceiling, PostGraphile) and the floor all up at once, measured in
+                       turn for N rounds, each round ending with the gateway's and the floor's money
+                       writes; each target's median reported (runInterleaved); --duration and
+                       --warmup are per turn
   --subscriptions      the WebSocket subscriptions target instead (bench/subscriptions.ts): RSS of
                        --idle N idle subscriptions (default 4000, 4 per socket) and the fan-out lag of
                        --rounds R commits that notify every subscribed user (default 100), after
@@ -405,7 +407,17 @@ async function peakRss<T>(pid: number, during: PromiseLike<T>): Promise<{ result
 // ---------------------------------------------------------------------------------------------
 
 type TargetKey =
-  'rest' | 'graphql' | 'graphql-free' | 'services' | 'postgraphile' | 'floor' | 'withdrawal' | 'investment' | 'floor-withdrawal' | 'floor-investment';
+  | 'rest'
+  | 'graphql'
+  | 'graphql-free'
+  | 'graphql-distinct'
+  | 'services'
+  | 'postgraphile'
+  | 'floor'
+  | 'withdrawal'
+  | 'investment'
+  | 'floor-withdrawal'
+  | 'floor-investment';
 
 interface Target {
   key: TargetKey;
@@ -528,6 +540,27 @@ function graphqlListTarget(gateway: Server, auth: Record<string, string>): Targe
 function freeFormGraphqlListTarget(gateway: Server, auth: Record<string, string>): Target {
   const payload = { operationName: 'Distributions', query: `# free text\n${distributionsQuery()}`, variables: {} };
   return { key: 'graphql-free', label: 'GraphQL distributions, free text', server: gateway, request: graphqlPost(gateway, auth, payload) };
+}
+
+/** How many distinct free-form documents the distinct-documents target sends in turn. */
+const DISTINCT_DOCUMENTS = 1000;
+
+/**
+ * The same document as free text, {@link DISTINCT_DOCUMENTS} different texts in turn (a numbered
+ * comment line ahead): a client sending many documents of its own. Each is compiled on its second
+ * execution and kept while the compiled documents' byte bound allows; the peak RSS shows that bound.
+ */
+function distinctDocumentsTarget(gateway: Server, auth: Record<string, string>): Target {
+  const query = distributionsQuery();
+  const payload = (i: number) => JSON.stringify({ operationName: 'Distributions', query: `# document ${i % DISTINCT_DOCUMENTS}\n${query}`, variables: {} });
+  let next = 0;
+  const request = graphqlPost(gateway, auth, {});
+  return {
+    key: 'graphql-distinct',
+    label: `GraphQL distributions, ${DISTINCT_DOCUMENTS} distinct free texts`,
+    server: gateway,
+    request: { ...request, body: payload(0), requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: payload(next++) }) }] },
+  };
 }
 
 function postgraphileTarget(pgl: Server, investorId: number): Target {
@@ -771,6 +804,15 @@ interface WriteSetup {
   tokens: string[];
 }
 
+/** The writers made ready (prepareWriters) and logged in through the gateway; their tokens serve the floor too. */
+async function writeSetup(databaseUrl: string, gateway: Server): Promise<WriteSetup> {
+  const prepared = await prepareWriters(databaseUrl);
+  const tokens: string[] = [];
+  for (const w of prepared.writers) tokens.push(await login(gateway.base, w.email));
+  console.log(`  Writes: ${tokens.length} verified investors take turns; every answer must be 201.`);
+  return { ...prepared, tokens };
+}
+
 /** The withdrawal and investment targets on one server (the gateway or the floor). */
 function writeTargets(server: Server, w: WriteSetup, floor: boolean): Target[] {
   const prefix = floor ? 'floor ' : 'REST ';
@@ -955,13 +997,17 @@ async function runInterleaved(opts: Options): Promise<void> {
   const auth = { authorization: `Bearer ${await login(gateway.base)}` };
   const rest = restListTarget('rest', 'REST GET /api/v1/distributions', gateway, auth);
   const reference = await sanityCheck(rest, null);
+  const floor = await startForked('floor', 'floor.js', { DATABASE_URL: opts.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET });
   const targets = [
     rest,
     graphqlListTarget(gateway, auth),
+    freeFormGraphqlListTarget(gateway, auth),
     restListTarget('services', CEILING_LABEL, await startCeiling(opts.databaseUrl), auth),
     postgraphileTarget(await startPostGraphile(opts.databaseUrl), investorId),
   ];
   for (const target of targets) await sanityCheck(target, reference);
+  const writes = await writeSetup(opts.databaseUrl, gateway);
+  const writeConnections = opts.connections[opts.connections.length - 1];
   console.log(
     `\nInterleaved: ${opts.interleave} rounds × connections ${opts.connections.join(', ')} × ${targets.length} targets, ${opts.warmup} s + ${opts.duration} s each, after ${opts.settle} s of settling each; before the servers, ${describeSteadiness(steadyBefore)}`,
   );
@@ -975,15 +1021,22 @@ async function runInterleaved(opts: Options): Promise<void> {
       runs.push(...turn);
       perRound.push({ round, connections: c, ratios: ratios(turn) });
     }
+    // The writes, each server's from the same state (prepareWriters cancels what the last turn left).
+    const turn: Measurement[] = [];
+    for (const server of [gateway, floor]) {
+      await prepareWriters(opts.databaseUrl);
+      turn.push(...(await measureWrites(writeTargets(server, writes, server === floor), writeConnections, opts)));
+    }
+    runs.push(...turn);
+    perRound.push({ round, connections: writeConnections, ratios: ratios(turn) });
   }
   await stopAll();
   const steadiness = { before: steadyBefore, after: probeSteadiness() };
-  const results = targets.flatMap((t) =>
-    opts.connections.map((c) => {
-      const mine = runs.filter((r) => r.target === t.key && r.connections === c).sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-      return { ...mine[Math.floor(mine.length / 2)], peakRssMb: Math.max(...mine.map((r) => r.peakRssMb)) };
-    }),
-  );
+  const measured = [...new Set(runs.map((r) => `${r.target}@${r.connections}`))];
+  const results = measured.map((key) => {
+    const mine = runs.filter((r) => `${r.target}@${r.connections}` === key).sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+    return { ...mine[Math.floor(mine.length / 2)], peakRssMb: Math.max(...mine.map((r) => r.peakRssMb)) };
+  });
   const rs = ratios(results);
   const roundLines = perRound.map(
     ({ round, connections, ratios: r }) =>
@@ -1056,10 +1109,10 @@ async function main(): Promise<void> {
   const graphqlFree = freeFormGraphqlListTarget(gateway, auth);
   const reference = await sanityCheck(rest, null);
   for (const target of [rest, graphql, graphqlFree]) results.push(...(await measureList(target, reference, opts)));
-  const prepared = await prepareWriters(opts.databaseUrl);
-  const writes: WriteSetup = { ...prepared, tokens: [] };
-  for (const w of prepared.writers) writes.tokens.push(await login(gateway.base, w.email));
-  console.log(`  Writes: ${writes.tokens.length} verified investors take turns; every answer must be 201.`);
+  const distinct = distinctDocumentsTarget(gateway, auth);
+  await sanityCheck(distinct, reference);
+  results.push(await measure(distinct, opts.connections[0], opts));
+  const writes = await writeSetup(opts.databaseUrl, gateway);
   results.push(...(await measureWrites(writeTargets(gateway, writes, false), writeConnections, opts)));
   await stopChild(gateway.child);
 
@@ -1074,6 +1127,7 @@ async function main(): Promise<void> {
   console.log('\nFloor');
   const floor = await startForked('floor', 'floor.js', { DATABASE_URL: opts.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET });
   results.push(...(await measureList(restListTarget('floor', 'floor node:http + pg', floor, auth), reference, opts)));
+  await prepareWriters(opts.databaseUrl);
   results.push(...(await measureWrites(writeTargets(floor, writes, true), writeConnections, opts)));
   await stopChild(floor.child);
 
