@@ -238,9 +238,13 @@ describe('declareDistribution', () => {
 
   it('answers 422 naming every bad field, writing nothing', async () => {
     const before = await t.db.prisma.distributionDeclaration.count();
+    // The input rules first, together; once they pass, the checks on stored data (docs/api.md "Validation").
     const res = await declare({ unitId: 99999999, period: '2026-Q1', type: 'DIVIDEND', grossAmount: '1.234', feeRate: '1' });
     expect(res.code).toBe('BAD_USER_INPUT');
-    expect(Object.keys(res.fields!).sort()).toEqual(['feeRate', 'grossAmount', 'unitId']);
+    expect(Object.keys(res.fields!).sort()).toEqual(['feeRate', 'grossAmount']);
+    const unknown = await declare({ unitId: 99999999, period: '2026-Q1', type: 'DIVIDEND', grossAmount: '1.23', feeRate: '0.1', scheduledFor: '2000-01-01' });
+    expect(unknown.code).toBe('BAD_USER_INPUT');
+    expect(Object.keys(unknown.fields!).sort()).toEqual(['scheduledFor', 'unitId']);
     for (const [grossAmount, feeRate, field] of [
       ['0', '0.1', 'grossAmount'],
       ['-5', '0.1', 'grossAmount'],

@@ -223,7 +223,11 @@ describe('updateAppConfig (admin)', () => {
       admin,
     );
     expect(bad.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    // Every input rule at once: the amounts' rules too (docs/api.md "Validation").
     expect(bad.errors?.[0].extensions?.fields).toEqual({
+      minInvestment: ['The min investment field must be greater than 0.'],
+      maxInvestment: ['The max investment field must have at most 2 decimal places.'],
+      minWithdrawalPercentage: ['The min withdrawal percentage field must be greater than 0 and at most 100.'],
       supportEmail: ['The support email field must be a valid email address.'],
       iconOptions: ['Each icon option must be an icon name such as graduation-cap.'],
       badgeOptions: ['The badge options field has a duplicate value.'],

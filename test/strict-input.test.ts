@@ -2,7 +2,8 @@ import { getMetadataStorage as getValidatorMetadata } from 'class-validator';
 import { getMetadataStorage as getTypeGraphqlMetadata } from 'type-graphql';
 import { NotificationType } from '../src/generated/prisma/enums';
 import { MAX_JSON_DEPTH } from '../src/http/json-body';
-import { TEXT_RULE } from '../src/schema/rules';
+import { DECIMAL_RULE, TEXT_RULE } from '../src/schema/rules';
+import { DecimalScalar } from '../src/schema/scalars';
 import { DEMO_PASSWORD, startTestGateway, type TestGateway } from './support/harness';
 
 /** Issue 7 findings 6 (bad bytes were 500s) and 12 (REST bodies were not typed strictly). */
@@ -225,7 +226,7 @@ describe('notification data on REST (finding 12)', () => {
   });
 });
 
-describe('every text input is bounded', () => {
+describe('every text and Decimal input is bounded', () => {
   it('carries the text rule (UTF-8, no NUL, a maximum length) on every String field of every input and args type', () => {
     const graphql = getTypeGraphqlMetadata();
     const inputs = new Set([...graphql.inputTypes, ...graphql.argumentTypes].map((t) => t.target));
@@ -236,6 +237,20 @@ describe('every text input is bounded', () => {
         !getValidatorMetadata()
           .getTargetValidationMetadatas(f.target, '', true, false)
           .some((v) => v.propertyName === f.name && v.name === TEXT_RULE),
+    );
+    expect(missing.map((f) => `${f.target.name}.${f.name}`)).toEqual([]);
+  });
+
+  it('carries a Decimal rule (a range, decimal places or a money bound) on every Decimal field of every input and args type', () => {
+    const graphql = getTypeGraphqlMetadata();
+    const inputs = new Set([...graphql.inputTypes, ...graphql.argumentTypes].map((t) => t.target));
+    const decimalFields = graphql.fields.filter((f) => inputs.has(f.target) && f.getType() === DecimalScalar);
+    expect(decimalFields.length).toBeGreaterThanOrEqual(16);
+    const missing = decimalFields.filter(
+      (f) =>
+        !getValidatorMetadata()
+          .getTargetValidationMetadatas(f.target, '', true, false)
+          .some((v) => v.propertyName === f.name && v.name === DECIMAL_RULE),
     );
     expect(missing.map((f) => `${f.target.name}.${f.name}`)).toEqual([]);
   });

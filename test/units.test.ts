@@ -300,13 +300,23 @@ describe('createUnit (admin)', () => {
       adminToken,
     );
     expect(bad.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
-    expect(Object.keys(bad.errors?.[0].extensions?.fields as object).sort()).toEqual(['code', 'imageUrl', 'name']);
+    expect(Object.keys(bad.errors?.[0].extensions?.fields as object).sort()).toEqual([
+      'code',
+      'expectedReturn',
+      'imageUrl',
+      'minInvestment',
+      'name',
+      'totalValue',
+    ]);
+    // The input rules first; once they pass, the service's checks, together (docs/api.md "Validation").
     const rules = await t.gql(
       CREATE,
       { input: await unitInput({ totalValue: '0', minInvestment: '0.001', expectedReturn: '101', status: 'FUNDED' }) },
       adminToken,
     );
-    expect(Object.keys(rules.errors?.[0].extensions?.fields as object).sort()).toEqual(['expectedReturn', 'minInvestment', 'status', 'totalValue']);
+    expect(Object.keys(rules.errors?.[0].extensions?.fields as object).sort()).toEqual(['expectedReturn', 'minInvestment', 'totalValue']);
+    const service = await t.gql(CREATE, { input: await unitInput({ code: taken.code, categoryId: 99999999, status: 'FUNDED' }) }, adminToken);
+    expect(Object.keys(service.errors?.[0].extensions?.fields as object).sort()).toEqual(['categoryId', 'code', 'status']);
     const tooHigh = await t.gql(CREATE, { input: await unitInput({ totalValue: '1000', minInvestment: '1500' }) }, adminToken);
     expect(tooHigh.errors?.[0].extensions?.fields).toEqual({ minInvestment: ['The min investment field must not be greater than the total value.'] });
     const inactive = await t.db.prisma.category.create({
@@ -433,9 +443,13 @@ describe('recordUnitValuation (admin)', () => {
   it('answers 422 for a non-positive value, a future date and an unknown unit, writing nothing', async () => {
     const before = await t.db.prisma.unitValuation.count();
     const future = new Date(Date.now() + 86_400_000).toISOString();
+    // The input rules first; once they pass, the service's checks, together (docs/api.md "Validation").
     const res = await t.gql(VALUATION, { unitId: 99999999, value: '0', valuedAt: future }, adminToken);
     expect(res.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
-    expect(Object.keys(res.errors?.[0].extensions?.fields as object).sort()).toEqual(['unitId', 'value', 'valuedAt']);
+    expect(res.errors?.[0].extensions?.fields).toEqual({ value: ['The value field must be greater than 0, with at most 2 decimal places.'] });
+    const stored = await t.gql(VALUATION, { unitId: 99999999, value: '1.00', valuedAt: future }, adminToken);
+    expect(stored.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(Object.keys(stored.errors?.[0].extensions?.fields as object).sort()).toEqual(['unitId', 'valuedAt']);
     expect(await t.db.prisma.unitValuation.count()).toBe(before);
   });
 

@@ -101,9 +101,15 @@ describe('POST /api/v1/withdrawals/requests', () => {
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors).sort()).toEqual(['ownership_percentage', 'reason', 'unit_id']);
     expect(res.body.message).toBe(`${Object.values(res.body.errors as Record<string, string[]>)[0][0]} (and 2 more errors)`);
-    const zero = await post({ unit_id: unitId, ownership_percentage: 0, reason: '   ' });
+    // The input rules first; once they pass, the service's checks, together (docs/api.md "Validation").
+    const zero = await post({ unit_id: 999999, ownership_percentage: 0, reason: '   ' });
     expect(zero.status).toBe(422);
-    expect(Object.keys(zero.body.errors).sort()).toEqual(['ownership_percentage', 'reason']);
+    expect(zero.body.errors).toEqual({
+      ownership_percentage: ['The ownership percentage field must be greater than 0 and at most 100, with at most 6 decimal places.'],
+    });
+    const blank = await post({ unit_id: 999999, ownership_percentage: 1, reason: '   ' });
+    expect(blank.status).toBe(422);
+    expect(Object.keys(blank.body.errors).sort()).toEqual(['reason', 'unit_id']);
     const unknownUnit = await post({ unit_id: 999999, ownership_percentage: 1, reason: 'x' });
     expect(unknownUnit.status).toBe(422);
     expect(unknownUnit.body.errors).toHaveProperty('unit_id');

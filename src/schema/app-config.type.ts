@@ -2,7 +2,7 @@ import { ArrayMaxSize, ArrayUnique, IsOptional, Matches } from 'class-validator'
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Decimal } from '../domain/money';
 import { DecimalScalar } from './scalars';
-import { Email, Text } from './rules';
+import { DecimalRange, Email, InvestmentLimit, Text } from './rules';
 import type { AppConfigView, UpdateAppConfigData } from '../services/app-config.service';
 
 @ObjectType({ description: 'Limits and options the mobile app reads at start (one row).' })
@@ -23,10 +23,13 @@ export class AppConfig implements AppConfigView {
 @InputType({ description: 'Only the fields given (not null) change. While no configuration exists, the amounts, support email and app version are required.' })
 export class UpdateAppConfigInput implements UpdateAppConfigData {
   @Field(() => DecimalScalar, { nullable: true, description: 'New platform minimum per investment request (Decimal, 2 places; not above maxInvestment).' })
+  @InvestmentLimit('min investment')
   minInvestment?: Decimal | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'New platform maximum per investment request (Decimal, 2 places).' })
+  @InvestmentLimit('max investment')
   maxInvestment?: Decimal | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'New smallest share per withdrawal request, in percent (up to 6 places).' })
+  @DecimalRange('min withdrawal percentage', { above: 0, max: 100 })
   minWithdrawalPercentage?: Decimal | null;
 
   @Field(() => String, { nullable: true, description: 'New support address (a valid email, at most 255 characters).' })

@@ -4,7 +4,8 @@ import { Decimal } from '../domain/money';
 import { DistributionCadence, DistributionStatus, DistributionType } from './enums';
 import { Paginated } from './pagination.type';
 import { DateScalar, DecimalScalar } from './scalars';
-import { Id, OptionalId, Text } from './rules';
+import { DecimalRange, Id, OptionalId, Text } from './rules';
+import { MAX_MONEY } from '../domain/money-rules';
 import type { DeclarationDetailView, DeclarationView, DeclareDistributionData, DistributionView } from '../services/distribution.service';
 
 export const PERIOD_RULE = /^\d{4}-Q[1-4]$/;
@@ -154,8 +155,10 @@ export class DeclareDistributionInput implements DeclareDistributionData {
   scheduledFor?: Date | null;
 
   @Field(() => DecimalScalar, { description: 'Amount for the whole unit (> 0, cents).' })
+  @DecimalRange('gross amount', { min: '0.01', max: MAX_MONEY, places: 2 })
   grossAmount: Decimal;
 
   @Field(() => DecimalScalar, { description: 'Management fee as a fraction, 0 ≤ rate < 1, up to 6 places.' })
+  @DecimalRange('fee rate', { min: 0, below: 1, places: 6 })
   feeRate: Decimal;
 }

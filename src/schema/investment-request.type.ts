@@ -6,7 +6,7 @@ import { RequestFilter } from './request-filter.type';
 import { DecimalScalar } from './scalars';
 import { UnitRef } from './withdrawal-request.type';
 import type { CreateInvestmentRequestData, InvestmentRequestView } from '../services/investment-request.service';
-import { Id } from './rules';
+import { DecimalPlaces, Id } from './rules';
 
 @ObjectType({ description: 'A request to buy a share of a unit; an admin approves or rejects it.' })
 export class InvestmentRequest implements InvestmentRequestView {
@@ -39,5 +39,6 @@ export class CreateInvestmentRequestInput implements CreateInvestmentRequestData
   unitId: number;
 
   @Field(() => DecimalScalar, { description: 'At least the larger of the platform and unit minimums, at most the platform maximum, 2 places.' })
+  @DecimalPlaces('amount', 2)
   amount: Decimal;
 }

@@ -1,4 +1,6 @@
 import { IsNotEmpty, IsOptional, Matches, Min, ValidateBy, isEmail, type ValidationArguments } from 'class-validator';
+import { Decimal, dec, type DecimalInput } from '../domain/money';
+import { MAX_MONEY, isMoneyAmount } from '../domain/money-rules';
 
 export interface TextOptions {
   /** Fewest characters (Laravel's `between:min,max` message then); default none. */
@@ -104,4 +106,99 @@ export function OptionalId(label: string): PropertyDecorator {
     Id(label)(target, key);
     IsOptional()(target, key);
   };
+}
+
+/** The name of the Decimal rules in class-validator's metadata (test/strict-input.test.ts checks every Decimal input has one). */
+export const DECIMAL_RULE = 'decimal';
+
+/**
+ * A rule on a Decimal input: `problem` says what the value must be, or nothing when it passes. Values
+ * that are not Decimals are left to the Decimal scalar, null and absent ones to the field's
+ * nullability (validation skips missing properties).
+ */
+function decimalRule(label: string, problem: (value: Decimal) => string | undefined): PropertyDecorator {
+  return ValidateBy({
+    name: DECIMAL_RULE,
+    validator: {
+      validate: (value: unknown) => !Decimal.isDecimal(value) || problem(dec(value)) === undefined,
+      defaultMessage: (args?: ValidationArguments) => `The ${label} field ${problem(dec(args?.value as DecimalInput))}`,
+    },
+  });
+}
+
+/** A DecimalRange's bounds: a lower one (`min`, or `above` exclusive), an upper one (`max`, or `below` exclusive), or both; `places` at most. */
+export interface DecimalBounds {
+  min?: DecimalInput;
+  above?: DecimalInput;
+  max?: DecimalInput;
+  below?: DecimalInput;
+  places?: number;
+}
+
+/** The bounds in Laravel's words: "between 0 and 100", "greater than 0 and at most 100", "at least 0". */
+function boundsText({ min, above, max, below, places }: DecimalBounds): string {
+  const text = (v: DecimalInput) => dec(v).toFixed();
+  const lower = min !== undefined ? `at least ${text(min)}` : above !== undefined ? `greater than ${text(above)}` : undefined;
+  const upper = max !== undefined ? `at most ${text(max)}` : below !== undefined ? `less than ${text(below)}` : undefined;
+  const range = min !== undefined && max !== undefined ? `between ${text(min)} and ${text(max)}` : [lower, upper].filter(Boolean).join(' and ');
+  return `must be ${range}${places === undefined ? '' : `, with at most ${places} decimal places`}.`;
+}
+
+function outside({ min, above, max, below, places }: DecimalBounds, v: Decimal): boolean {
+  return (
+    (min !== undefined && v.lt(dec(min))) ||
+    (above !== undefined && v.lte(dec(above))) ||
+    (max !== undefined && v.gt(dec(max))) ||
+    (below !== undefined && v.gte(dec(below))) ||
+    (places !== undefined && v.decimalPlaces() > places)
+  );
+}
+
+/** A Decimal within bounds, one message naming them all (e.g. a fee rate: at least 0, less than 1, 6 places). */
+export function DecimalRange(label: string, bounds: DecimalBounds): PropertyDecorator {
+  const message = boundsText(bounds);
+  return decimalRule(label, (v) => (outside(bounds, v) ? message : undefined));
+}
+
+/** At most `places` decimal places, any value (Laravel's `decimal:0,n`); the range is the service's. */
+export function DecimalPlaces(label: string, places: number): PropertyDecorator {
+  return decimalRule(label, (v) => (v.decimalPlaces() > places ? `must have 0-${places} decimal places.` : undefined));
+}
+
+/** An amount of money (isMoneyAmount: above 0, whole cents, at most MAX_MONEY, a bound the message leaves out). */
+export function Money(label: string): PropertyDecorator {
+  return decimalRule(label, (v) => (isMoneyAmount(v) ? undefined : 'must be greater than 0, with at most 2 decimal places.'));
+}
+
+/** The first amount past MAX_MONEY, as the app configuration's message names it. */
+const PAST_MAX_MONEY = MAX_MONEY.plus('0.01');
+
+/**
+ * A platform investment limit: Laravel's `gt:0`, `decimal:0,2` and `lt` rules, each with its own
+ * message, the first that fails reported (as the app configuration has always answered).
+ */
+export function InvestmentLimit(label: string): PropertyDecorator {
+  return decimalRule(label, (v) => {
+    if (v.lte(0)) return 'must be greater than 0.';
+    if (v.decimalPlaces() > 2) return 'must have at most 2 decimal places.';
+    if (v.gte(PAST_MAX_MONEY)) return `must be less than ${PAST_MAX_MONEY.toFixed()}.`;
+    return undefined;
+  });
+}
+
+/**
+ * The upper end of a range given in one input: not below the Decimal `field` (Laravel's `gte:field`).
+ * Only when both are there and this one is not negative: a negative end is its range rule's to report.
+ */
+export function AtLeastField(label: string, field: string, fieldLabel: string): PropertyDecorator {
+  return ValidateBy({
+    name: 'atLeastField',
+    validator: {
+      validate: (value: unknown, args?: ValidationArguments) => {
+        const from: unknown = (args?.object as Record<string, unknown> | undefined)?.[field];
+        return !Decimal.isDecimal(value) || !Decimal.isDecimal(from) || dec(value).lt(0) || dec(value).gte(dec(from));
+      },
+      defaultMessage: () => `The ${label} field must be greater than or equal to ${fieldLabel}.`,
+    },
+  });
 }

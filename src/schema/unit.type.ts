@@ -5,7 +5,7 @@ import { CategoryRef } from './category.type';
 import { UnitStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { DecimalScalar } from './scalars';
-import { Id, OptionalId, RequiredText, Text } from './rules';
+import { AtLeastField, DecimalRange, Id, Money, OptionalId, RequiredText, Text } from './rules';
 import type { MyHoldingView, NewUnitData, UnitData, UnitView } from '../services/unit.service';
 import type { UnitValuation as UnitValuationRow } from '../generated/prisma/client';
 
@@ -67,8 +67,14 @@ export class UnitFilter {
   @Field(() => UnitStatus, { nullable: true, description: 'Default AVAILABLE (public lists: AVAILABLE and FUNDED).' })
   status?: UnitStatus | null;
 
-  @Field(() => DecimalScalar, { nullable: true, description: 'Only units whose minInvestment is at least this (Decimal).' }) minInvestmentFrom?: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Only units whose minInvestment is at most this (Decimal).' }) minInvestmentTo?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Only units whose minInvestment is at least this (Decimal).' })
+  @DecimalRange('min investment from', { min: 0 })
+  minInvestmentFrom?: Decimal | null;
+
+  @Field(() => DecimalScalar, { nullable: true, description: 'Only units whose minInvestment is at most this (Decimal).' })
+  @DecimalRange('min investment to', { min: 0 })
+  @AtLeastField('min investment to', 'minInvestmentFrom', 'min investment from')
+  minInvestmentTo?: Decimal | null;
 
   @Field(() => String, { nullable: true, description: 'Searches name, code and location (case-insensitive).' })
   @IsOptional()
@@ -77,6 +83,7 @@ export class UnitFilter {
 }
 
 const IMAGE_URL = { protocols: ['http', 'https'], require_protocol: true };
+const EXPECTED_RETURN = { min: 0, max: 100, places: 6 };
 
 @InputType({ description: 'A new unit; the code must be unused and the category must exist.' })
 export class CreateUnitInput implements NewUnitData {
@@ -104,9 +111,17 @@ export class CreateUnitInput implements NewUnitData {
   @Field(() => UnitStatus, { nullable: true, description: 'DRAFT (default) or AVAILABLE.' })
   status?: UnitStatus | null;
 
-  @Field(() => DecimalScalar, { description: 'Offering value of the whole unit (Decimal, > 0, 2 places); prices every share.' }) totalValue: Decimal;
-  @Field(() => DecimalScalar, { description: 'Smallest amount per investment request (Decimal, > 0, 2 places).' }) minInvestment: Decimal;
-  @Field(() => DecimalScalar, { description: 'Percent per year, 0..100.' }) expectedReturn: Decimal;
+  @Field(() => DecimalScalar, { description: 'Offering value of the whole unit (Decimal, > 0, 2 places); prices every share.' })
+  @Money('total value')
+  totalValue: Decimal;
+
+  @Field(() => DecimalScalar, { description: 'Smallest amount per investment request (Decimal, > 0, 2 places).' })
+  @Money('min investment')
+  minInvestment: Decimal;
+
+  @Field(() => DecimalScalar, { description: 'Percent per year, 0..100.' })
+  @DecimalRange('expected return', EXPECTED_RETURN)
+  expectedReturn: Decimal;
 
   @Field(() => String, { nullable: true, description: 'Picture of the unit: an http or https URL, at most 2048 characters.' })
   @IsOptional()
@@ -143,10 +158,16 @@ export class UpdateUnitInput implements UnitData {
     nullable: true,
     description: 'New offering value (Decimal, > 0, 2 places); only while the unit is DRAFT (CONFLICT otherwise).',
   })
+  @Money('total value')
   totalValue?: Decimal | null;
+
   @Field(() => DecimalScalar, { nullable: true, description: 'New smallest amount per investment request (Decimal, > 0, 2 places).' })
+  @Money('min investment')
   minInvestment?: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'New expected yearly return, in percent, 0..100.' }) expectedReturn?: Decimal | null;
+
+  @Field(() => DecimalScalar, { nullable: true, description: 'New expected yearly return, in percent, 0..100.' })
+  @DecimalRange('expected return', EXPECTED_RETURN)
+  expectedReturn?: Decimal | null;
 
   @Field(() => String, { nullable: true, description: 'null removes the image.' })
   @IsOptional()
@@ -162,6 +183,7 @@ export class RecordUnitValuationArgs {
   unitId: number;
 
   @Field(() => DecimalScalar, { description: 'Value of the whole unit (Decimal, > 0, 2 places); it becomes the unit’s currentValue if it is the newest.' })
+  @Money('value')
   value: Decimal;
 
   @Field(() => Date, { description: 'When the valuation applies; not in the future.' }) valuedAt: Date;

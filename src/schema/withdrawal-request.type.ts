@@ -4,7 +4,7 @@ import { WithdrawalRequestStatus } from './enums';
 import { Paginated } from './pagination.type';
 import { RequestFilter } from './request-filter.type';
 import { DecimalScalar } from './scalars';
-import { Id, RequiredText } from './rules';
+import { DecimalRange, Id, RequiredText } from './rules';
 import type { UnitRefView } from '../services/unit.service';
 import type { CreateWithdrawalRequestData, WithdrawalRequestView } from '../services/withdrawal-request.service';
 
@@ -46,6 +46,7 @@ export class CreateWithdrawalRequestInput implements CreateWithdrawalRequestData
   unitId: number;
 
   @Field(() => DecimalScalar, { description: 'Share of the unit to withdraw, in percent (0 < p ≤ 100, up to 6 places).' })
+  @DecimalRange('ownership percentage', { above: 0, max: 100, places: 6 })
   ownershipPercentage: Decimal;
 
   @Field(() => String, { description: 'Why the investor withdraws, 1..1000 characters.' })

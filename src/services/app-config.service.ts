@@ -1,7 +1,7 @@
 import type { Prisma } from '../db/database';
 import { NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import type { Prisma as PrismaNs } from '../generated/prisma/client';
-import { HUNDRED, dec, type Decimal } from '../domain/money';
+import { dec, type Decimal } from '../domain/money';
 import { givenFields } from './settings.service';
 import { audit, changed } from './audit.service';
 
@@ -39,14 +39,6 @@ const REQUIRED_ON_CREATE = ['minInvestment', 'maxInvestment', 'minWithdrawalPerc
 
 const label = (field: string) => field.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
 
-/** Money column Decimal(14,2): positive, whole cents, under 10^12. */
-function moneyProblem(field: string, value: Decimal): string | undefined {
-  if (value.lte(0)) return `The ${label(field)} field must be greater than 0.`;
-  if (value.decimalPlaces() > 2) return `The ${label(field)} field must have at most 2 decimal places.`;
-  if (value.gte(1e12)) return `The ${label(field)} field must be less than 1000000000000.`;
-  return undefined;
-}
-
 /** The singleton the mobile app reads at start. */
 export class AppConfigService {
   constructor(private readonly prisma: Prisma) {}
@@ -64,13 +56,6 @@ export class AppConfigService {
   async update(input: UpdateAppConfigData): Promise<AppConfigView> {
     const given = givenFields(input);
     const fields: FieldErrors = {};
-    for (const field of ['minInvestment', 'maxInvestment'] as const) {
-      const problem = given[field] && moneyProblem(field, given[field]);
-      if (problem) fields[field] = [problem];
-    }
-    const pct = given.minWithdrawalPercentage;
-    if (pct && (pct.lte(0) || pct.gt(HUNDRED)))
-      fields.minWithdrawalPercentage = ['The min withdrawal percentage field must be greater than 0 and at most 100.'];
 
     return this.prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM app_config WHERE id = ${ID} FOR UPDATE`;
@@ -80,7 +65,7 @@ export class AppConfigService {
       }
       const min = given.minInvestment ?? current?.minInvestment;
       const max = given.maxInvestment ?? current?.maxInvestment;
-      if (min && max && !fields.minInvestment && !fields.maxInvestment && dec(min).gt(dec(max))) {
+      if (min && max && dec(min).gt(dec(max))) {
         fields.maxInvestment = ['The max investment field must be greater than or equal to the min investment.'];
       }
       if (Object.keys(fields).length) throw new ValidationError(fields);

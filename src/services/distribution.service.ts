@@ -8,7 +8,7 @@ import { DistributionCadence, DistributionStatus, NotificationType, PayoutSource
 import { pageQuery, pageWindow, paginate, type Page } from './pagination';
 import { ownerScope } from './access';
 import { dec, type DecimalInput } from '../domain/money';
-import { MAX_MONEY, fanOut, isMoneyAmount, isPayable } from '../domain/money-rules';
+import { fanOut, isPayable } from '../domain/money-rules';
 import { DAY_MS, defaultScheduledFor, distributionName, isSchedulable, MAX_SCHEDULE_DAYS, paymentDate } from '../domain/distribution-rules';
 import { notify, type Money } from './notification.service';
 import { DISTRIBUTION, moveStatus } from './state-machine';
@@ -377,12 +377,6 @@ export class DistributionService {
     if (!kind) fields.profitKind = ['The profit kind field is required.'];
     if (!isSchedulable(scheduledFor, today)) {
       fields.scheduledFor = [`The scheduled for field must be a date from today to ${MAX_SCHEDULE_DAYS} days ahead.`];
-    }
-    if (!isMoneyAmount(gross)) {
-      fields.grossAmount = [`The gross amount field must be between 0.01 and ${MAX_MONEY.toFixed(2)}, with at most 2 decimal places.`];
-    }
-    if (feeRate.lt(0) || feeRate.gte(1) || feeRate.decimalPlaces() > 6) {
-      fields.feeRate = ['The fee rate field must be at least 0 and less than 1, with at most 6 decimal places.'];
     }
     if (!(await this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { id: true } }))) fields.unitId = ['The selected unit id is invalid.'];
     if (!kind || Object.keys(fields).length) throw new ValidationError(fields);

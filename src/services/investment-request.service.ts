@@ -117,8 +117,7 @@ export class InvestmentRequestService {
     // Without a configuration row only the unit's own minimum applies.
     const min = Decimal.max(dec(config?.minInvestment ?? 0), dec(unit?.minInvestment ?? 0));
     const max = config && dec(config.maxInvestment);
-    if (amount.decimalPlaces() > 2) fields.amount = ['The amount field must have 0-2 decimal places.'];
-    else if (amount.lte(0) || amount.lt(min)) fields.amount = [`The amount field must be at least ${bound(Decimal.max(min, '0.01'))}.`];
+    if (amount.lte(0) || amount.lt(min)) fields.amount = [`The amount field must be at least ${bound(Decimal.max(min, '0.01'))}.`];
     else if (max && amount.gt(max)) fields.amount = [`The amount field must not be greater than ${bound(max)}.`];
     if (!unit || Object.keys(fields).length) throw new ValidationError(fields);
 

@@ -7,7 +7,6 @@ import { MembershipStatus, NotificationType, Role, UnitStatus } from '../generat
 import { pageQuery, pageWindow, paginate, type Page } from './pagination';
 import { isStaff, isUniqueViolation } from './access';
 import { HUNDRED, dec, type Decimal, type DecimalInput } from '../domain/money';
-import { isMoneyAmount } from '../domain/money-rules';
 import { notify } from './notification.service';
 import { UNIT, assertTransition, assertUpdated } from './state-machine';
 import { audit, changed, pick } from './audit.service';
@@ -162,7 +161,7 @@ export class UnitService {
   async create(data: NewUnitData): Promise<UnitView> {
     const status = data.status ?? UnitStatus.DRAFT;
     const errors = checkFields(data);
-    if (!errors.totalValue && !errors.minInvestment && dec(data.minInvestment).gt(dec(data.totalValue))) errors.minInvestment = [MIN_ABOVE_TOTAL];
+    if (dec(data.minInvestment).gt(dec(data.totalValue))) errors.minInvestment = [MIN_ABOVE_TOTAL];
     if (status !== UnitStatus.DRAFT && status !== UnitStatus.AVAILABLE) errors.status = ['The status field must be draft or available.'];
 
     return this.uniqueCode(() =>
@@ -252,7 +251,6 @@ export class UnitService {
   /** One point of the valuation history; at most one per unit and moment (409 for a duplicate). */
   async recordValuation(unitId: number, value: DecimalInput, valuedAt: Date) {
     const errors: FieldErrors = {};
-    if (!isMoneyAmount(value)) errors.value = ['The value field must be greater than 0, with at most 2 decimal places.'];
     if (valuedAt > new Date()) errors.valuedAt = ['The valued at field must be a date before or equal to now.'];
     if (!(await this.prisma.unit.findUnique({ where: { id: unitId }, select: { id: true } }))) errors.unitId = ['The selected unit id is invalid.'];
     if (Object.keys(errors).length) throw new ValidationError(errors);
@@ -328,13 +326,8 @@ function toView({ valuations, ...row }: Row, myHolding: UnitView['myHolding']): 
 }
 
 function listWhere(audience: Audience, f: UnitFilterInput): PrismaNs.UnitWhereInput {
-  const errors: FieldErrors = {};
   const from = f.minInvestmentFrom == null ? null : dec(f.minInvestmentFrom);
   const to = f.minInvestmentTo == null ? null : dec(f.minInvestmentTo);
-  if (from?.isNegative()) errors.minInvestmentFrom = ['The min investment from field must be at least 0.'];
-  if (to?.isNegative()) errors.minInvestmentTo = ['The min investment to field must be at least 0.'];
-  else if (from && to && to.lt(from)) errors.minInvestmentTo = ['The min investment to field must be greater than or equal to min investment from.'];
-  if (Object.keys(errors).length) throw new ValidationError(errors);
   const q = f.q?.trim();
   const visible = VISIBLE[audience];
   return {
@@ -348,20 +341,14 @@ function listWhere(audience: Audience, f: UnitFilterInput): PrismaNs.UnitWhereIn
 
 const MIN_ABOVE_TOTAL = 'The min investment field must not be greater than the total value.';
 
-/** Rules of each field given (create gives them all); the cross-field rule is the caller's. */
+/**
+ * Text given that trims to nothing (create gives them all); the Decimal fields' own rules are the
+ * input types' (src/schema/rules.ts), the cross-field rule is the caller's.
+ */
 function checkFields(data: UnitData): FieldErrors {
   const errors: FieldErrors = {};
   for (const key of ['code', 'name', 'description', 'location'] as const) {
     if (data[key] != null && !data[key].trim()) errors[key] = [`The ${key} field is required.`];
-  }
-  if (data.totalValue != null && !isMoneyAmount(data.totalValue))
-    errors.totalValue = ['The total value field must be greater than 0, with at most 2 decimal places.'];
-  if (data.minInvestment != null && !isMoneyAmount(data.minInvestment))
-    errors.minInvestment = ['The min investment field must be greater than 0, with at most 2 decimal places.'];
-  if (data.expectedReturn != null) {
-    const r = dec(data.expectedReturn);
-    if (r.isNegative() || r.gt(HUNDRED) || r.decimalPlaces() > 6)
-      errors.expectedReturn = ['The expected return field must be between 0 and 100, with at most 6 decimal places.'];
   }
   return errors;
 }

@@ -7,7 +7,7 @@ import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate } from './pagination';
 import { mayRead, ownerScope, requireInvestor } from './access';
-import { HUNDRED, dec, type DecimalInput } from '../domain/money';
+import { dec, type DecimalInput } from '../domain/money';
 import { availabilityAfterWithdrawal, holdingAfterWithdrawal, withdrawalInvestedAmount, withdrawalPayoutAmount } from '../domain/money-rules';
 import { assertKycApproved } from './kyc.service';
 import { notify } from './notification.service';
@@ -142,9 +142,6 @@ export class WithdrawalRequestService {
     const percentage = dec(data.ownershipPercentage);
     const reason = data.reason.trim();
     const fields: Record<string, string[]> = {};
-    if (percentage.lte(0) || percentage.gt(HUNDRED) || percentage.decimalPlaces() > 6) {
-      fields.ownershipPercentage = ['The ownership percentage field must be greater than 0 and at most 100, with at most 6 decimal places.'];
-    }
     if (!reason) fields.reason = ['The reason field is required.'];
     // Read before the transaction: the answer's unit reference, so the INSERT needs no second SELECT under the lock.
     const unit = await this.prisma.unit.findUnique({ where: { id: data.unitId }, ...UNIT_REF });

@@ -76,13 +76,14 @@ describe('GraphQL tier (executeOperation)', () => {
   });
 
   it('reports invalid input per field (BAD_USER_INPUT with fields)', async () => {
-    const res = await run(
-      'mutation($input: CreateInvestmentRequestInput!) { createInvestmentRequest(input: $input) { id } }',
-      { input: { unitId: 2147483000, amount: '0.001' } },
-      investor,
-    );
+    const create = 'mutation($input: CreateInvestmentRequestInput!) { createInvestmentRequest(input: $input) { id } }';
+    // The input rules first; once they pass, the checks on stored data, together (docs/api.md "Validation").
+    const res = await run(create, { input: { unitId: 2147483000, amount: '0.001' } }, investor);
     expect(codeOf(res)).toBe('BAD_USER_INPUT');
-    expect(Object.keys(res.errors?.[0]?.extensions?.fields as Record<string, string[]>).sort()).toEqual(['amount', 'unitId']);
+    expect(res.errors?.[0]?.extensions?.fields).toEqual({ amount: ['The amount field must have 0-2 decimal places.'] });
+    const stored = await run(create, { input: { unitId: 2147483000, amount: '0' } }, investor);
+    expect(codeOf(stored)).toBe('BAD_USER_INPUT');
+    expect(Object.keys(stored.errors?.[0]?.extensions?.fields as Record<string, string[]>).sort()).toEqual(['amount', 'unitId']);
   });
 
   it("refuses what an input's rules refuse and passes an args class that declares none (type-graphql's own validation)", async () => {
