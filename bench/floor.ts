@@ -1,9 +1,10 @@
 /**
  * The benchmark's raw floor: the gateway's busiest read and its two money writes with nothing but
  * node:http and `pg` (no Express, no Prisma, no GraphQL). The list answers the same JSON as the REST
- * route for the default page; the writes take the same row locks in the same order as the services
- * (KYC check, then the unit row FOR NO KEY UPDATE / the holding row FOR UPDATE, the insert that
- * checks the pending sum in the same statement, the audit event, in one transaction). It is what the gateway would cost with all of its
+ * route for the default page; the writes send the services' statements with the same row locks in
+ * the same order, in one transaction: the unit row FOR NO KEY UPDATE / the holding row FOR UPDATE
+ * with the investor's KYC statuses, the insert that checks the pending sum, then the audit event and
+ * the change feed's NOTIFY in one statement. It is what the gateway would cost with all of its
  * layers taken away, so the gap between the two is the price of those layers.
  *
  * Run by bench/run.ts as a forked child (DATABASE_URL and JWT_SECRET in the environment); it listens
@@ -37,6 +38,8 @@ const LIST_SQL = `
   ORDER BY d.created_at DESC, d.id DESC
   LIMIT $2`;
 const COUNT_SQL = 'SELECT count(*)::int AS total FROM distributions WHERE investor_id = $1';
+/** The investor's distinct KYC statuses (the services' kycStatuses), read by the statement that locks the write's row. */
+const KYC_STATUSES = (investorId: string) => `ARRAY(SELECT DISTINCT status::text FROM kyc_documents WHERE investor_id = ${investorId})`;
 
 interface SessionRow {
   revoked_at: Date | null;
@@ -162,8 +165,7 @@ const Q = {
     'SELECT u.total_value::text, u.min_investment::text AS unit_min, c.min_investment::text AS min, c.max_investment::text AS max FROM units u LEFT JOIN app_config c ON c.id = 1 WHERE u.id = $1',
   ),
   unitExists: statement('unit_exists', 'SELECT 1 FROM units WHERE id = $1'),
-  kyc: statement('kyc', 'SELECT DISTINCT status::text FROM kyc_documents WHERE investor_id = $1'),
-  lockUnit: statement('lock_unit', 'SELECT status::text, available_percentage::text FROM units WHERE id = $1 FOR NO KEY UPDATE'),
+  lockUnit: statement('lock_unit', `SELECT status::text, available_percentage::text, ${KYC_STATUSES('$2')} AS kyc FROM units WHERE id = $1 FOR NO KEY UPDATE`),
   insertInvestment: statement(
     'insert_investment',
     `INSERT INTO investment_requests (investor_id, unit_id, amount, ownership_percentage, created_at, updated_at)
@@ -173,7 +175,7 @@ const Q = {
   ),
   lockHolding: statement(
     'lock_holding',
-    'SELECT ownership_percentage::text, invested_amount::text FROM holdings WHERE investor_id = $1 AND unit_id = $2 FOR UPDATE',
+    `SELECT ownership_percentage::text, invested_amount::text, ${KYC_STATUSES('$1')} AS kyc FROM holdings WHERE investor_id = $1 AND unit_id = $2 FOR UPDATE`,
   ),
   insertWithdrawal: statement(
     'insert_withdrawal',
@@ -182,7 +184,11 @@ const Q = {
      WHERE $3::numeric <= $6::numeric - (SELECT COALESCE(sum(ownership_percentage), 0) FROM withdrawal_requests WHERE investor_id = $1 AND unit_id = $2 AND status = 'PENDING')
      RETURNING id, investor_id, unit_id, ownership_percentage::text, invested_amount::text, reason, status::text, created_at`,
   ),
-  audit: statement('audit', "INSERT INTO audit_events (actor_id, actor_role, action, target_type, target_id, changes) VALUES ($1, 'INVESTOR', $2, $3, $4, $5)"),
+  audit: statement(
+    'audit',
+    `WITH event AS (INSERT INTO audit_events (actor_id, actor_role, action, target_type, target_id, changes) VALUES ($1, 'INVESTOR', $2, $3, $4, $5))
+     SELECT pg_notify('gateway_changes', json_build_object('at', floor(extract(epoch FROM clock_timestamp()) * 1000), 'changes', $6::json)::text)`,
+  ),
 };
 
 interface Queryable {
@@ -228,10 +234,12 @@ async function transaction<T>(pool: Pool, fn: (db: Queryable) => Promise<T>): Pr
   }
 }
 
-async function assertKyc(db: Queryable, investorId: number): Promise<void> {
-  const { rows } = await run<{ status: string }>(db, Q.kyc([investorId]));
-  if (!rows.some((r) => r.status === 'APPROVED')) throw new Conflict('Identity verification is not approved yet.');
+function assertKyc(statuses: string[] | undefined): void {
+  if (!statuses?.includes('APPROVED')) throw new Conflict('Identity verification is not approved yet.');
 }
+
+/** The change feed's payload for a created request. */
+const changed = (type: string, id: unknown, investorId: number) => JSON.stringify([{ type, id, investorId }]);
 
 async function createInvestment(pool: Pool, who: { userId: number; investorId: number }, body: Record<string, unknown>) {
   const unitId = Number(body.unit_id);
@@ -241,14 +249,25 @@ async function createInvestment(pool: Pool, who: { userId: number; investorId: n
     return { status: 422, body: { success: false, message: 'The given data was invalid.' } };
   const pct = amount.dividedBy(unit.total_value).times(100).toDecimalPlaces(6, Decimal.ROUND_DOWN);
   const row = await transaction(pool, async (db) => {
-    await assertKyc(db, who.investorId);
-    const locked = (await run<{ status: string; available_percentage: string }>(db, Q.lockUnit([unitId]))).rows[0];
+    const locked = (await run<{ status: string; available_percentage: string; kyc: string[] }>(db, Q.lockUnit([unitId, who.investorId]))).rows[0];
+    assertKyc(locked.kyc);
     if (locked.status !== 'AVAILABLE') throw new Conflict('Not open for investment.');
     const created = (
       await run<Record<string, unknown>>(db, Q.insertInvestment([who.investorId, unitId, amount.toFixed(2), pct.toFixed(6), locked.available_percentage]))
     ).rows[0];
     if (!created) throw new Conflict('Insufficient availability.');
-    await run(db, Q.audit([who.userId, 'investment_request.created', 'investment_request', String(created.id), JSON.stringify({ after: created })]));
+    const after = JSON.stringify({ after: created });
+    await run(
+      db,
+      Q.audit([
+        who.userId,
+        'investment_request.created',
+        'investment_request',
+        String(created.id),
+        after,
+        changed('investment_request', created.id, who.investorId),
+      ]),
+    );
     return created;
   });
   return {
@@ -267,8 +286,8 @@ async function createWithdrawal(pool: Pool, who: { userId: number; investorId: n
   if (!reason || pct.lte(0) || pct.gt(100) || !(await run(pool, Q.unitExists([unitId]))).rows.length)
     return { status: 422, body: { success: false, message: 'The given data was invalid.' } };
   const row = await transaction(pool, async (db) => {
-    await assertKyc(db, who.investorId);
-    const holding = (await run<{ ownership_percentage: string; invested_amount: string }>(db, Q.lockHolding([who.investorId, unitId]))).rows[0];
+    const holding = (await run<{ ownership_percentage: string; invested_amount: string; kyc: string[] }>(db, Q.lockHolding([who.investorId, unitId]))).rows[0];
+    assertKyc(holding?.kyc);
     if (!holding) throw new Conflict('Insufficient holding.');
     const invested = new Decimal(holding.invested_amount).times(pct).dividedBy(holding.ownership_percentage).toDecimalPlaces(2);
     const created = (
@@ -278,7 +297,18 @@ async function createWithdrawal(pool: Pool, who: { userId: number; investorId: n
       )
     ).rows[0];
     if (!created) throw new Conflict('Insufficient holding.');
-    await run(db, Q.audit([who.userId, 'withdrawal_request.created', 'withdrawal_request', String(created.id), JSON.stringify({ after: created })]));
+    const after = JSON.stringify({ after: created });
+    await run(
+      db,
+      Q.audit([
+        who.userId,
+        'withdrawal_request.created',
+        'withdrawal_request',
+        String(created.id),
+        after,
+        changed('withdrawal_request', created.id, who.investorId),
+      ]),
+    );
     return created;
   });
   return {

@@ -79,6 +79,18 @@ describe('KYC before money moves', () => {
     expect(await requestsOf(investorId)).toEqual({ investments: 0, withdrawals: 0 });
   });
 
+  it('refuses a withdrawal from a share held without approved KYC as unverified, not as insufficient, writing nothing', async () => {
+    const { token, investorId } = await newInvestor();
+    await uploadPassport(token);
+    // The withdrawal reads the identity in the statement that locks the holding: a holding must not hide the rule.
+    await t.db.prisma.holding.create({ data: { investorId, unitId, ownershipPercentage: '5.000000', investedAmount: '5000.00' } });
+    const res = await withdraw(token);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ success: false, message: NOT_VERIFIED });
+    expect((await gqlWithdraw(token)).errors?.[0]).toMatchObject({ message: NOT_VERIFIED, extensions: { code: 'CONFLICT' } });
+    expect(await requestsOf(investorId)).toEqual({ investments: 0, withdrawals: 0 });
+  });
+
   it('allows both once an admin approved a document', async () => {
     const { token, investorId } = await newInvestor();
     const doc = await uploadPassport(token);

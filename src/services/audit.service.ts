@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { AuthUser } from '../domain/auth-user';
 import type { Prisma } from '../db/database';
 import { ForbiddenError, ValidationError } from '../domain/errors';
-import type { AuditEvent, Prisma as PrismaNs } from '../generated/prisma/client';
+import { Prisma as PrismaNs, type AuditEvent } from '../generated/prisma/client';
 import { Role } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate } from './pagination';
 import { csvStream, type CsvCell } from './csv';
@@ -115,27 +115,34 @@ export const audit = {
    * promise, so it also fits a batch `$transaction([...])`. A plain INSERT rather than
    * `auditEvent.create`: `occurred_at` then comes from the database's clock (Prisma computes
    * `@default(now())` in the client), and money writes pay one cheap statement inside their lock,
-   * with no RETURNING to map back.
+   * with no RETURNING to map back. `also` is a select list run by the same statement (the change
+   * feed's `changes.notification(…)`): a write that is audited and published pays one round trip.
    */
-  record(db: AuditClient, entry: AuditEntry) {
+  record(db: AuditClient, entry: AuditEntry, also?: PrismaNs.Sql) {
     const origin = origins.getStore();
     const actor = entry.actor === undefined ? (origin?.actor ?? null) : entry.actor;
     const changes = entry.changes ? JSON.stringify(toJson(entry.changes)) : null;
     const ip = origin?.ip ? clientText(origin.ip) : null;
     const userAgent = origin?.userAgent === undefined ? null : clientText(origin.userAgent);
-    return db.$executeRaw`
+    const insert = PrismaNs.sql`
       INSERT INTO audit_events (actor_id, actor_role, action, target_type, target_id, changes, request_id, ip, user_agent)
       VALUES (${actor?.id ?? null}, ${actor?.role ?? null}::"Role", ${entry.action}, ${entry.target?.type ?? null},
               ${entry.target ? String(entry.target.id) : null}, ${changes}::jsonb, ${origin?.requestId ?? null}, ${ip}, ${userAgent})`;
+    // A data-modifying WITH runs once and to completion whether or not the SELECT reads it.
+    return db.$executeRaw(also ? PrismaNs.sql`WITH event AS (${insert}) SELECT ${also}` : insert);
   },
 
-  /** A status transition `from` → `to` of a `type` row: action `<type>.<to>`, e.g. `payout.paid`. */
-  transition(db: AuditClient, type: string, id: number, from: string, to: string, data: Record<string, unknown> = {}) {
-    return audit.record(db, {
-      action: `${type}.${to.toLowerCase()}`,
-      target: { type, id },
-      changes: { before: { status: from }, after: { status: to, ...data } },
-    });
+  /** A status transition `from` → `to` of a `type` row: action `<type>.<to>`, e.g. `payout.paid`; `also` as in `record`. */
+  transition(db: AuditClient, type: string, id: number, from: string, to: string, data: Record<string, unknown> = {}, also?: PrismaNs.Sql) {
+    return audit.record(
+      db,
+      {
+        action: `${type}.${to.toLowerCase()}`,
+        target: { type, id },
+        changes: { before: { status: from }, after: { status: to, ...data } },
+      },
+      also,
+    );
   },
 
   /**

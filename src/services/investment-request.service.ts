@@ -4,12 +4,12 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
 import { returning } from '../db/returning';
-import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus } from '../generated/prisma/enums';
+import { InvestmentRequestStatus, NotificationType, TransactionType, UnitStatus, type KycDocumentStatus } from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate } from './pagination';
 import { mayRead, ownerScope, requireInvestor } from './access';
 import { Decimal, dec, type DecimalInput } from '../domain/money';
 import { availabilityAfterInvestment, investmentShare } from '../domain/money-rules';
-import { assertKycApproved } from './kyc.service';
+import { assertApproved, assertKycApproved, kycStatuses } from './kyc.service';
 import { notify } from './notification.service';
 import { INVESTMENT_REQUEST, assertTransition, moveStatus } from './state-machine';
 import { listWhere, type RequestFilterInput } from './listing';
@@ -126,8 +126,12 @@ export class InvestmentRequestService {
 
     return this.prisma.$transaction((tx) =>
       writeOnce(tx, once(tx), async () => {
-        await assertKycApproved(tx, investorId);
-        const locked = await lockUnit(tx, data.unitId);
+        const [row] = await tx.$queryRaw<(LockedUnit & { kyc: KycDocumentStatus[] })[]>`
+        SELECT status, available_percentage, ${kycStatuses(investorId)} AS kyc FROM units WHERE id = ${data.unitId} FOR NO KEY UPDATE`;
+        // Identity first, as lockUnit's checks come after it.
+        if (row) assertApproved(row.kyc);
+        else await assertKycApproved(tx, investorId);
+        const locked = openForInvestment(row);
         // Check and insert in one statement, with the unit locked: the request must fit in what is
         // left once every pending request is counted (this statement's snapshot, taken after the
         // lock, sees every request committed before it). One round trip fewer while the lock is held.
@@ -143,12 +147,15 @@ export class InvestmentRequestService {
             `Insufficient availability: ${Decimal.max(free, 0).toFixed(6)}% of this unit is still available (pending requests included); this request needs ${percentage.toFixed(6)}%.`,
           );
         }
-        await audit.record(tx, {
-          action: 'investment_request.created',
-          target: { type: 'investment_request', id: created.id },
-          changes: { after: pick(created, 'investorId', 'unitId', 'amount', 'ownershipPercentage', 'status') },
-        });
-        await changes.publish(tx, { type: 'investment_request', id: created.id, investorId });
+        await audit.record(
+          tx,
+          {
+            action: 'investment_request.created',
+            target: { type: 'investment_request', id: created.id },
+            changes: { after: pick(created, 'investorId', 'unitId', 'amount', 'ownershipPercentage', 'status') },
+          },
+          changes.notification({ type: 'investment_request', id: created.id, investorId }),
+        );
         return { ...created, unit: { id: unit.id, code: unit.code, name: unit.name } };
       }),
     );
@@ -251,8 +258,8 @@ export class InvestmentRequestService {
     data: PrismaNs.InvestmentRequestUpdateManyMutationInput,
   ) {
     await moveStatus(INVESTMENT_REQUEST, tx.investmentRequest, request, to, data);
-    await audit.transition(tx, 'investment_request', request.id, request.status, to, data);
-    await changes.publish(tx, { type: 'investment_request', id: request.id, investorId: request.investorId });
+    const published = changes.notification({ type: 'investment_request', id: request.id, investorId: request.investorId });
+    await audit.transition(tx, 'investment_request', request.id, request.status, to, data, published);
   }
 }
 
@@ -267,6 +274,11 @@ const pendingShare = (unitId: number) =>
 
 async function lockUnit(tx: Tx, unitId: number): Promise<LockedUnit> {
   const [unit] = await tx.$queryRaw<LockedUnit[]>`SELECT status, available_percentage FROM units WHERE id = ${unitId} FOR NO KEY UPDATE`;
+  return openForInvestment(unit);
+}
+
+/** The locked unit, if it still exists and is open for investment. */
+function openForInvestment<T extends LockedUnit>(unit: T | undefined): T {
   if (!unit) throw new NotFoundError();
   if (unit.status !== UnitStatus.AVAILABLE) throw new ConflictError(`This unit is ${unit.status.toLowerCase()} and not open for investment.`);
   return unit;

@@ -4,12 +4,20 @@ import type { ReadReplicas } from '../db/read-replicas';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import { returning } from '../db/returning';
 import { Prisma as PrismaNs } from '../generated/prisma/client';
-import { NotificationType, PayoutSource, PayoutStatus, TransactionType, UnitStatus, WithdrawalRequestStatus } from '../generated/prisma/enums';
+import {
+  NotificationType,
+  PayoutSource,
+  PayoutStatus,
+  TransactionType,
+  UnitStatus,
+  WithdrawalRequestStatus,
+  type KycDocumentStatus,
+} from '../generated/prisma/enums';
 import { pageQuery, pageWindow, paginate } from './pagination';
 import { mayRead, ownerScope, requireInvestor } from './access';
 import { dec, type DecimalInput } from '../domain/money';
 import { availabilityAfterWithdrawal, holdingAfterWithdrawal, withdrawalInvestedAmount, withdrawalPayoutAmount } from '../domain/money-rules';
-import { assertKycApproved } from './kyc.service';
+import { assertApproved, assertKycApproved, kycStatuses } from './kyc.service';
 import { notify } from './notification.service';
 import { payPayout } from './payout.service';
 import { WITHDRAWAL_REQUEST, moveStatus } from './state-machine';
@@ -83,8 +91,15 @@ type RequestRow = Awaited<ReturnType<typeof loadRequest>>;
 /** Guarded status write: only from the status the caller checked, so a concurrent transition is a 409. */
 async function move(tx: Tx, row: RequestRow, to: WithdrawalRequestStatus, data: PrismaNs.WithdrawalRequestUpdateManyMutationInput = {}) {
   await moveStatus(WITHDRAWAL_REQUEST, tx.withdrawalRequest, row, to, data);
-  await audit.transition(tx, 'withdrawal_request', row.id, row.status, to, data);
-  await changes.publish(tx, { type: 'withdrawal_request', id: row.id, investorId: row.investorId });
+  await audit.transition(
+    tx,
+    'withdrawal_request',
+    row.id,
+    row.status,
+    to,
+    data,
+    changes.notification({ type: 'withdrawal_request', id: row.id, investorId: row.investorId }),
+  );
 }
 
 async function notifyReviewed(tx: Tx, row: RequestRow, status: WithdrawalRequestStatus, reason?: string) {
@@ -150,10 +165,12 @@ export class WithdrawalRequestService {
 
     return this.prisma.$transaction((tx) =>
       writeOnce(tx, once(tx), async () => {
-        await assertKycApproved(tx, investorId);
-        const [holding] = await tx.$queryRaw<LockedHolding[]>`
-        SELECT ownership_percentage, invested_amount FROM holdings
+        const [holding] = await tx.$queryRaw<(LockedHolding & { kyc: KycDocumentStatus[] })[]>`
+        SELECT ownership_percentage, invested_amount, ${kycStatuses(investorId)} AS kyc FROM holdings
         WHERE investor_id = ${investorId} AND unit_id = ${data.unitId} FOR UPDATE`;
+        // Identity first, holding or not: an unverified investor hears that, not "insufficient".
+        if (holding) assertApproved(holding.kyc);
+        else await assertKycApproved(tx, investorId);
         const held = dec(holding?.ownership_percentage ?? 0);
         const investedAmount = holding && held.gt(0) ? withdrawalInvestedAmount(holding.invested_amount, held, percentage) : null;
         // Check and insert in one statement, with the holding locked: the request must fit in what is
@@ -173,12 +190,15 @@ export class WithdrawalRequestService {
             `Insufficient holding: ${available.toFixed(6)}% of this unit is available to withdraw (held ${held.toFixed(6)}%, pending requests included).`,
           );
         }
-        await audit.record(tx, {
-          action: 'withdrawal_request.created',
-          target: { type: 'withdrawal_request', id: created.id },
-          changes: { after: pick(created, 'investorId', 'unitId', 'ownershipPercentage', 'investedAmount', 'reason', 'status') },
-        });
-        await changes.publish(tx, { type: 'withdrawal_request', id: created.id, investorId });
+        await audit.record(
+          tx,
+          {
+            action: 'withdrawal_request.created',
+            target: { type: 'withdrawal_request', id: created.id },
+            changes: { after: pick(created, 'investorId', 'unitId', 'ownershipPercentage', 'investedAmount', 'reason', 'status') },
+          },
+          changes.notification({ type: 'withdrawal_request', id: created.id, investorId }),
+        );
         return { ...created, unit };
       }),
     );
