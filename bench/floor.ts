@@ -164,7 +164,6 @@ const Q = {
     'unit_price',
     'SELECT u.total_value::text, u.min_investment::text AS unit_min, c.min_investment::text AS min, c.max_investment::text AS max FROM units u LEFT JOIN app_config c ON c.id = 1 WHERE u.id = $1',
   ),
-  unitExists: statement('unit_exists', 'SELECT 1 FROM units WHERE id = $1'),
   lockUnit: statement('lock_unit', `SELECT status::text, available_percentage::text, ${KYC_STATUSES('$2')} AS kyc FROM units WHERE id = $1 FOR NO KEY UPDATE`),
   insertInvestment: statement(
     'insert_investment',
@@ -175,7 +174,9 @@ const Q = {
   ),
   lockHolding: statement(
     'lock_holding',
-    `SELECT ownership_percentage::text, invested_amount::text, ${KYC_STATUSES('$1')} AS kyc FROM holdings WHERE investor_id = $1 AND unit_id = $2 FOR UPDATE`,
+    `SELECT u.id, h.ownership_percentage::text, h.invested_amount::text, ${KYC_STATUSES('$1')} AS kyc FROM units u
+     LEFT JOIN LATERAL (SELECT ownership_percentage, invested_amount FROM holdings WHERE investor_id = $1 AND unit_id = u.id FOR UPDATE) h ON true
+     WHERE u.id = $2`,
   ),
   insertWithdrawal: statement(
     'insert_withdrawal',
@@ -218,6 +219,8 @@ async function readJson(req: http.IncomingMessage): Promise<Record<string, unkno
 
 class Conflict extends Error {}
 
+const INVALID = { status: 422, body: { success: false, message: 'The given data was invalid.' } };
+
 /** BEGIN … COMMIT on one pooled connection; a Conflict rolls back and answers 409. */
 async function transaction<T>(pool: Pool, fn: (db: Queryable) => Promise<T>): Promise<T> {
   const client = await pool.connect();
@@ -245,8 +248,7 @@ async function createInvestment(pool: Pool, who: { userId: number; investorId: n
   const unitId = Number(body.unit_id);
   const amount = new Decimal(String(body.amount));
   const unit = (await run<{ total_value: string; unit_min: string; min: string | null; max: string | null }>(pool, Q.unitPrice([unitId]))).rows[0];
-  if (!unit || amount.lt(Decimal.max(unit.min ?? 0, unit.unit_min)) || (unit.max && amount.gt(unit.max)))
-    return { status: 422, body: { success: false, message: 'The given data was invalid.' } };
+  if (!unit || amount.lt(Decimal.max(unit.min ?? 0, unit.unit_min)) || (unit.max && amount.gt(unit.max))) return INVALID;
   const pct = amount.dividedBy(unit.total_value).times(100).toDecimalPlaces(6, Decimal.ROUND_DOWN);
   const row = await transaction(pool, async (db) => {
     const locked = (await run<{ status: string; available_percentage: string; kyc: string[] }>(db, Q.lockUnit([unitId, who.investorId]))).rows[0];
@@ -283,12 +285,13 @@ async function createWithdrawal(pool: Pool, who: { userId: number; investorId: n
   const unitId = Number(body.unit_id);
   const pct = new Decimal(String(body.ownership_percentage));
   const reason = String(body.reason ?? '').trim();
-  if (!reason || pct.lte(0) || pct.gt(100) || !(await run(pool, Q.unitExists([unitId]))).rows.length)
-    return { status: 422, body: { success: false, message: 'The given data was invalid.' } };
+  if (!reason || pct.lte(0) || pct.gt(100)) return INVALID;
   const row = await transaction(pool, async (db) => {
-    const holding = (await run<{ ownership_percentage: string; invested_amount: string; kyc: string[] }>(db, Q.lockHolding([who.investorId, unitId]))).rows[0];
-    assertKyc(holding?.kyc);
-    if (!holding) throw new Conflict('Insufficient holding.');
+    const holding = (await run<{ ownership_percentage: string | null; invested_amount: string; kyc: string[] }>(db, Q.lockHolding([who.investorId, unitId])))
+      .rows[0];
+    if (!holding) return null;
+    assertKyc(holding.kyc);
+    if (holding.ownership_percentage === null) throw new Conflict('Insufficient holding.');
     const invested = new Decimal(holding.invested_amount).times(pct).dividedBy(holding.ownership_percentage).toDecimalPlaces(2);
     const created = (
       await run<Record<string, unknown>>(
@@ -311,6 +314,7 @@ async function createWithdrawal(pool: Pool, who: { userId: number; investorId: n
     );
     return created;
   });
+  if (!row) return INVALID;
   return {
     status: 201,
     body: {

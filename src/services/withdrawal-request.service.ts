@@ -17,7 +17,7 @@ import { pageQuery, pageWindow, paginate } from './pagination';
 import { mayRead, ownerScope, requireInvestor } from './access';
 import { dec, type DecimalInput } from '../domain/money';
 import { availabilityAfterWithdrawal, holdingAfterWithdrawal, withdrawalInvestedAmount, withdrawalPayoutAmount } from '../domain/money-rules';
-import { assertApproved, assertKycApproved, kycStatuses } from './kyc.service';
+import { assertApproved, kycStatuses } from './kyc.service';
 import { notify } from './notification.service';
 import { payPayout } from './payout.service';
 import { WITHDRAWAL_REQUEST, moveStatus } from './state-machine';
@@ -58,6 +58,19 @@ type Created = PrismaNs.WithdrawalRequestGetPayload<{ select: typeof COLUMNS }>;
 /** The share of a holding that the investor's pending withdrawal requests already claim. */
 const pendingShare = (investorId: number, unitId: number) =>
   PrismaNs.sql`(SELECT COALESCE(sum(ownership_percentage), 0) FROM withdrawal_requests WHERE investor_id = ${investorId} AND unit_id = ${unitId} AND status = 'PENDING')`;
+
+const REASON_REQUIRED = 'The reason field is required.';
+const UNIT_INVALID = 'The selected unit id is invalid.';
+
+/** The unit a withdrawal is created on, its holding (null columns when there is none, locked when there is), the investor's KYC statuses. */
+interface LockedForWithdrawal {
+  id: number;
+  code: string;
+  name: string;
+  ownership_percentage: DecimalInput | null;
+  invested_amount: DecimalInput | null;
+  kyc: KycDocumentStatus[];
+}
 
 interface LockedHolding {
   id: number;
@@ -156,23 +169,26 @@ export class WithdrawalRequestService {
     const investorId = requireInvestor(user);
     const percentage = dec(data.ownershipPercentage);
     const reason = data.reason.trim();
-    const fields: Record<string, string[]> = {};
-    if (!reason) fields.reason = ['The reason field is required.'];
-    // Read before the transaction: the answer's unit reference, so the INSERT needs no second SELECT under the lock.
-    const unit = await this.prisma.unit.findUnique({ where: { id: data.unitId }, ...UNIT_REF });
-    if (!unit) fields.unitId = ['The selected unit id is invalid.'];
-    if (!unit || Object.keys(fields).length) throw new ValidationError(fields);
+    if (!reason) {
+      // Every failing field at once, as when only the unit is wrong (found out under the lock below).
+      const unit = await this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { id: true } });
+      throw new ValidationError({ reason: [REASON_REQUIRED], ...(!unit && { unitId: [UNIT_INVALID] }) });
+    }
 
     return this.prisma.$transaction((tx) =>
       writeOnce(tx, once(tx), async () => {
-        const [holding] = await tx.$queryRaw<(LockedHolding & { kyc: KycDocumentStatus[] })[]>`
-        SELECT ownership_percentage, invested_amount, ${kycStatuses(investorId)} AS kyc FROM holdings
-        WHERE investor_id = ${investorId} AND unit_id = ${data.unitId} FOR UPDATE`;
+        // One statement: the unit (the answer's reference), its holding locked, the investor's KYC.
+        const [locked] = await tx.$queryRaw<LockedForWithdrawal[]>`
+        SELECT u.id, u.code, u.name, h.ownership_percentage, h.invested_amount, ${kycStatuses(investorId)} AS kyc
+        FROM units u LEFT JOIN LATERAL (
+          SELECT ownership_percentage, invested_amount FROM holdings WHERE investor_id = ${investorId} AND unit_id = u.id FOR UPDATE
+        ) h ON true
+        WHERE u.id = ${data.unitId}`;
+        if (!locked) throw ValidationError.field('unitId', UNIT_INVALID);
         // Identity first, holding or not: an unverified investor hears that, not "insufficient".
-        if (holding) assertApproved(holding.kyc);
-        else await assertKycApproved(tx, investorId);
-        const held = dec(holding?.ownership_percentage ?? 0);
-        const investedAmount = holding && held.gt(0) ? withdrawalInvestedAmount(holding.invested_amount, held, percentage) : null;
+        assertApproved(locked.kyc);
+        const held = dec(locked.ownership_percentage ?? 0);
+        const investedAmount = locked.invested_amount !== null && held.gt(0) ? withdrawalInvestedAmount(locked.invested_amount, held, percentage) : null;
         // Check and insert in one statement, with the holding locked: the request must fit in what is
         // held once every pending request is counted (this statement's snapshot, taken after the
         // lock, sees every request committed before it). One round trip fewer while the lock is held.
@@ -199,7 +215,7 @@ export class WithdrawalRequestService {
           },
           changes.notification({ type: 'withdrawal_request', id: created.id, investorId }),
         );
-        return { ...created, unit };
+        return { ...created, unit: { id: locked.id, code: locked.code, name: locked.name } };
       }),
     );
   }
@@ -280,7 +296,7 @@ export class WithdrawalRequestService {
   /** PENDING → REJECTED with the reviewer's reason; nothing else moves. */
   reject(reviewer: AuthUser, id: number, reason: string) {
     const why = reason.trim();
-    if (!why) throw ValidationError.field('reason', 'The reason field is required.');
+    if (!why) throw ValidationError.field('reason', REASON_REQUIRED);
     return this.prisma.$transaction(async (tx) => {
       const row = await loadRequest(tx, id);
       await move(tx, row, WithdrawalRequestStatus.REJECTED, { rejectionReason: why, reviewedById: reviewer.id, reviewedAt: new Date() });
