@@ -162,7 +162,8 @@ export function freeFormDocuments(schema: GraphQLSchema, maxBytes: number = CACH
 }
 
 /**
- * Apollo Server's executor (its `gateway` hook, the one place it lets the executor be chosen): a
+ * Apollo Server's executor (its `gateway` hook, the one place it lets the executor be chosen; listed
+ * with the upstream request in patches/README.md, as every reach past a dependency's intended use): a
  * request whose text is one of the gateway's fixed documents runs compiled, any other document
  * (free-form queries) as `freeForm` says: graphql-js as Apollo itself would run it, compiled from
  * its second execution on. Limits, validation, plugins, context and formatError are Apollo's as
