@@ -477,7 +477,7 @@ function idsAndTotal(key: TargetKey, text: string): { ids: number[]; total: numb
     errors?: unknown[];
   };
   if (body.errors) throw new Error(`sanity check: ${key} answered errors: ${JSON.stringify(body.errors).slice(0, 300)}`);
-  if (key === 'graphql' || key === 'graphql-free') {
+  if (key === 'graphql' || key === 'graphql-free' || key === 'graphql-distinct') {
     const page = present(body.data?.distributions, `${key}: data.distributions`);
     return { ids: page.items.map((d) => d.id), total: page.pageInfo.total };
   }
