@@ -124,24 +124,59 @@ export interface FreeFormDocuments {
 }
 
 /**
+ * Compilations of free-form documents a process starts per second at most, in bursts of as many. A
+ * compilation costs a few milliseconds: a client cycling through more distinct documents than the
+ * compiled documents' bound holds would otherwise make every request compile. Past the budget a
+ * document runs on graphql-js and is compiled on a later execution.
+ */
+export const FREE_FORM_COMPILATIONS_PER_SECOND = 20;
+
+export interface FreeFormOptions {
+  /** The compiled documents' bound (default CACHE_BYTES.compiledDocuments). */
+  maxBytes?: number;
+  /** Default FREE_FORM_COMPILATIONS_PER_SECOND. */
+  compilationsPerSecond?: number;
+  /** Milliseconds, for the budget's refill (default performance.now). */
+  now?: () => number;
+}
+
+/** A token bucket: `perSecond` tokens a second, at most `perSecond` saved; true while one is left to take. */
+function rateBudget(perSecond: number, now: () => number): () => boolean {
+  let tokens = perSecond;
+  let at = now();
+  return () => {
+    const t = now();
+    tokens = Math.min(perSecond, tokens + ((t - at) / 1000) * perSecond);
+    at = t;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+}
+
+/**
  * Free-form documents compiled once and kept by SHA-256 of (text, operation name) in an LRU of at
  * most `maxBytes`. A document is compiled on its second execution only, the first runs on
  * graphql-js and leaves its hash in a small LRU of hashes seen once: a client sending endless
- * distinct documents costs a hash each, no compilation.
+ * distinct documents costs a hash each, no compilation. Compilations are rate-bounded
+ * (FREE_FORM_COMPILATIONS_PER_SECOND).
  * A document graphql-jit refuses is kept as refused and runs on graphql-js; with tracing on, all do.
  */
-export function freeFormDocuments(schema: GraphQLSchema, maxBytes: number = CACHE_BYTES.compiledDocuments): FreeFormDocuments {
-  const entries = byteBoundedLru<FreeFormEntry>(maxBytes, (entry) => entry.bytes);
+export function freeFormDocuments(schema: GraphQLSchema, options: FreeFormOptions = {}): FreeFormDocuments {
+  const entries = byteBoundedLru<FreeFormEntry>(options.maxBytes ?? CACHE_BYTES.compiledDocuments, (entry) => entry.bytes);
   const seenOnce = byteBoundedLru<true>(CACHE_BYTES.documentsSeenOnce, () => 0);
+  const mayCompile = rateBudget(options.compilationsPerSecond ?? FREE_FORM_COMPILATIONS_PER_SECOND, options.now ?? (() => performance.now()));
   const runs: FreeFormRuns = { compiled: 0, interpreted: 0 };
-  /** The document's entry, made on its second execution (its first leaves only its hash); none with tracing on. */
+  /** The document's entry, made on an execution after its first when the budget allows (the first leaves only its hash); none with tracing on. */
   function entry(key: string, document: DocumentNode, operationName: string | undefined): FreeFormEntry | undefined {
     const kept = entries.get(key);
     if (kept || tracingEnabled) return kept;
-    if (!seenOnce.delete(key)) {
+    if (!seenOnce.get(key)) {
       seenOnce.set(key, true);
       return undefined;
     }
+    if (!mayCompile()) return undefined;
+    seenOnce.delete(key);
     const compiled = compile(schema, document, operationName);
     const bytes = COMPILED_BYTES_PER_DOCUMENT_BYTE * documentBytes(document);
     const made =

@@ -1,6 +1,12 @@
 import { ApolloServer } from '@apollo/server';
 import { GraphQLError, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, parse } from 'graphql';
-import { fixedDocuments, fixedDocumentsExecutor, freeFormDocuments, type FreeFormDocuments } from '../../src/graphql/compiled-execution';
+import {
+  FREE_FORM_COMPILATIONS_PER_SECOND,
+  fixedDocuments,
+  fixedDocumentsExecutor,
+  freeFormDocuments,
+  type FreeFormDocuments,
+} from '../../src/graphql/compiled-execution';
 import type { Context } from '../../src/http/context';
 
 /**
@@ -84,7 +90,7 @@ it('keeps a document graphql-jit refuses on graphql-js, and tells operations of 
 
 it('keeps the compiled documents within their byte bound under 1 000 distinct documents', () => {
   const bound = 256 * 1024;
-  const freeForm = freeFormDocuments(schema, bound);
+  const freeForm = freeFormDocuments(schema, { maxBytes: bound, compilationsPerSecond: Number.MAX_SAFE_INTEGER });
   const source = (i: number) => `query Q${i} { double(n: ${i}) }`;
   for (let i = 0; i < 1000; i++) {
     const document = parse(source(i));
@@ -97,4 +103,19 @@ it('keeps the compiled documents within their byte bound under 1 000 distinct do
   freeForm.execution(parse(source(999)), source(999), 'Q999');
   freeForm.execution(parse(source(0)), source(0), 'Q0');
   expect(freeForm.runs).toEqual({ compiled: 1001, interpreted: 1001 });
+});
+
+it('compiles at most its budget a second: a client cycling through more documents than the bound holds does not make every request compile', () => {
+  let clock = 0;
+  const freeForm = freeFormDocuments(schema, { maxBytes: 64 * 1024, now: () => clock });
+  const source = (i: number) => `query Q${i} { double(n: ${i}) }`;
+  const execute = (i: number) => freeForm.execution(parse(source(i)), source(i), `Q${i}`);
+  // 500 documents, each sent twice within the same instant: one second's budget compiles, the rest run on graphql-js.
+  for (let i = 0; i < 500; i++) for (let time = 0; time < 2; time++) execute(i);
+  expect(freeForm.runs.compiled).toBe(FREE_FORM_COMPILATIONS_PER_SECOND);
+  expect(freeForm.runs.interpreted).toBe(1000 - FREE_FORM_COMPILATIONS_PER_SECOND);
+  // A document past the budget is still known as seen: a second later it compiles on its next execution.
+  clock += 1000;
+  execute(499);
+  expect(freeForm.runs.compiled).toBe(FREE_FORM_COMPILATIONS_PER_SECOND + 1);
 });
