@@ -241,8 +241,11 @@ function assertKyc(statuses: string[] | undefined): void {
   if (!statuses?.includes('APPROVED')) throw new Conflict('Identity verification is not approved yet.');
 }
 
-/** The change feed's payload for a created request. */
-const changed = (type: string, id: unknown, investorId: number) => JSON.stringify([{ type, id, investorId }]);
+/** The created request's audit event and change-feed NOTIFY, one statement as the services send them. */
+async function recordCreated(db: Queryable, who: { userId: number; investorId: number }, type: string, created: Record<string, unknown>): Promise<void> {
+  const change = JSON.stringify([{ type, id: created.id, investorId: who.investorId }]);
+  await run(db, Q.audit([who.userId, `${type}.created`, type, String(created.id), JSON.stringify({ after: created }), change]));
+}
 
 async function createInvestment(pool: Pool, who: { userId: number; investorId: number }, body: Record<string, unknown>) {
   const unitId = Number(body.unit_id);
@@ -258,18 +261,7 @@ async function createInvestment(pool: Pool, who: { userId: number; investorId: n
       await run<Record<string, unknown>>(db, Q.insertInvestment([who.investorId, unitId, amount.toFixed(2), pct.toFixed(6), locked.available_percentage]))
     ).rows[0];
     if (!created) throw new Conflict('Insufficient availability.');
-    const after = JSON.stringify({ after: created });
-    await run(
-      db,
-      Q.audit([
-        who.userId,
-        'investment_request.created',
-        'investment_request',
-        String(created.id),
-        after,
-        changed('investment_request', created.id, who.investorId),
-      ]),
-    );
+    await recordCreated(db, who, 'investment_request', created);
     return created;
   });
   return {
@@ -300,18 +292,7 @@ async function createWithdrawal(pool: Pool, who: { userId: number; investorId: n
       )
     ).rows[0];
     if (!created) throw new Conflict('Insufficient holding.');
-    const after = JSON.stringify({ after: created });
-    await run(
-      db,
-      Q.audit([
-        who.userId,
-        'withdrawal_request.created',
-        'withdrawal_request',
-        String(created.id),
-        after,
-        changed('withdrawal_request', created.id, who.investorId),
-      ]),
-    );
+    await recordCreated(db, who, 'withdrawal_request', created);
     return created;
   });
   if (!row) return INVALID;
