@@ -1,5 +1,5 @@
 import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import { buildSchema, type AuthChecker, type MiddlewareFn } from 'type-graphql';
+import { buildSchema, type AuthChecker } from 'type-graphql';
 import type { Context } from '../http/context';
 import { pinToPrimary } from '../db/read-replicas';
 import { ForbiddenError, UnauthenticatedError } from '../domain/errors';
@@ -18,16 +18,19 @@ const authChecker: AuthChecker<Context, string> = ({ context }, roles) => {
 };
 
 /**
- * Runs each root field of a query or mutation with its request as the origin of the audit events it
- * records (docs/audit.md). A type-graphql global middleware, so it is dispatched on every resolved
- * field that is not a simpleResolvers one; it acts on root fields only, subscriptions' excepted.
+ * Runs a root field with its request as the origin of the audit events it records (docs/audit.md).
+ * Set on the query and mutation root fields once the schema is built, not as a type-graphql global
+ * middleware: that one is dispatched on every resolved field of every object that is not a
+ * simpleResolvers one (an async call and two promises each), which tripled a subscription event's
+ * CPU (docs/benchmarks.md, "Code that exists for speed").
  */
-const auditOrigin: MiddlewareFn<Context> = ({ context, info }, next) => {
-  if (info.path.prev !== undefined || info.operation.operation === 'subscription') return next();
-  const { user, request } = context;
-  const origin = { actor: user && { id: user.id, role: user.role }, requestId: request.requestId, ip: request.ip, userAgent: request.userAgent };
-  return withAuditOrigin(origin, next);
-};
+const withOrigin =
+  (resolve: GraphQLFieldResolver<unknown, Context>): GraphQLFieldResolver<unknown, Context> =>
+  (root, args, context, info) => {
+    const { user, request } = context;
+    const origin = { actor: user && { id: user.id, role: user.role }, requestId: request.requestId, ip: request.ip, userAgent: request.userAgent };
+    return withAuditOrigin(origin, () => resolve(root, args, context, info));
+  };
 
 /**
  * Runs an idempotent root field as one step of the key its request claimed, named by the field's
@@ -48,7 +51,6 @@ export async function buildGatewaySchema(): Promise<GraphQLSchema> {
     // absent properties skipped, objects of classes without rules passed.
     validate: { skipMissingProperties: true, forbidUnknownValues: false },
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
-    globalMiddlewares: [auditOrigin],
     // type-graphql wants a PubSub as soon as there is a @Subscription, even when each brings its own
     // `subscribe` (ours all do: they read the change feed, src/resolvers/subscription.resolver.ts).
     pubSub: {
@@ -60,10 +62,11 @@ export async function buildGatewaySchema(): Promise<GraphQLSchema> {
       },
     },
   });
+  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) field.resolve = withOrigin(field.resolve ?? defaultFieldResolver);
   // A mutation reads what it wrote: its payload's fields too read the primary (DATABASE_READ_URLS).
   for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
     const own = field.resolve ?? defaultFieldResolver;
-    const resolve = isIdempotentField(field) ? withIdempotency(own) : own;
+    const resolve = withOrigin(isIdempotentField(field) ? withIdempotency(own) : own);
     field.resolve = (root, args, context, info) => (pinToPrimary(), resolve(root, args, context, info));
   }
   return describeIdempotentFields(schema);
