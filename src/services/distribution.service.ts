@@ -15,6 +15,7 @@ import { DISTRIBUTION, moveStatus } from './state-machine';
 import { dayRange, listWhere } from './listing';
 import { audit, pick } from './audit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
+import { unknownUnit } from './unit.service';
 
 export interface DistributionFilterInput {
   status?: DistributionStatus | null;
@@ -378,7 +379,7 @@ export class DistributionService {
     if (!isSchedulable(scheduledFor, today)) {
       fields.scheduledFor = [`The scheduled for field must be a date from today to ${MAX_SCHEDULE_DAYS} days ahead.`];
     }
-    if (!(await this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { id: true } }))) fields.unitId = ['The selected unit id is invalid.'];
+    Object.assign(fields, await unknownUnit(this.prisma, data.unitId));
     if (!kind || Object.keys(fields).length) throw new ValidationError(fields);
     const key = { unitId: data.unitId, period: data.period, type: kind, cadence, scheduledFor };
 

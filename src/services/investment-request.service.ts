@@ -13,7 +13,7 @@ import { assertApproved, assertKycApproved, kycStatuses } from './kyc.service';
 import { notify } from './notification.service';
 import { INVESTMENT_REQUEST, assertTransition, moveStatus } from './state-machine';
 import { listWhere, type RequestFilterInput } from './listing';
-import { UNIT_REF } from './unit.service';
+import { UNIT_ID_INVALID, UNIT_REF } from './unit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
 import { changes, ownedByInvestor, type LiveSource } from './change-feed';
@@ -113,7 +113,7 @@ export class InvestmentRequestService {
       this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { ...UNIT_REF.select, totalValue: true, minInvestment: true } }),
     ]);
     const fields: FieldErrors = {};
-    if (!unit) fields.unitId = ['The selected unit id is invalid.'];
+    if (!unit) fields.unitId = [UNIT_ID_INVALID];
     // Without a configuration row only the unit's own minimum applies.
     const min = Decimal.max(dec(config?.minInvestment ?? 0), dec(unit?.minInvestment ?? 0));
     const max = config && dec(config.maxInvestment);

@@ -81,6 +81,14 @@ const UNIT_SELECT = {
 
 type Row = PrismaNs.UnitGetPayload<{ select: typeof UNIT_SELECT }>;
 
+/** Laravel's message for a unit id that names no unit: the 422 of every service that takes one. */
+export const UNIT_ID_INVALID = 'The selected unit id is invalid.';
+
+/** `unitId`'s 422 entry when no unit has this id, nothing when one does: for a service's field list. */
+export async function unknownUnit(db: Pick<PrismaNs.TransactionClient, 'unit'>, unitId: number): Promise<FieldErrors> {
+  return (await db.unit.findUnique({ where: { id: unitId }, select: { id: true } })) ? {} : { unitId: [UNIT_ID_INVALID] };
+}
+
 /** id, code and name of a unit, as other records embed it. */
 export const UNIT_REF = { select: { id: true, code: true, name: true } } satisfies PrismaNs.UnitDefaultArgs;
 export type UnitRefView = PrismaNs.UnitGetPayload<typeof UNIT_REF>;
@@ -252,7 +260,7 @@ export class UnitService {
   async recordValuation(unitId: number, value: DecimalInput, valuedAt: Date) {
     const errors: FieldErrors = {};
     if (valuedAt > new Date()) errors.valuedAt = ['The valued at field must be a date before or equal to now.'];
-    if (!(await this.prisma.unit.findUnique({ where: { id: unitId }, select: { id: true } }))) errors.unitId = ['The selected unit id is invalid.'];
+    Object.assign(errors, await unknownUnit(this.prisma, unitId));
     if (Object.keys(errors).length) throw new ValidationError(errors);
     const duplicate = () => new ConflictError('This unit already has a valuation at that moment.');
     try {

@@ -22,7 +22,7 @@ import { notify } from './notification.service';
 import { payPayout } from './payout.service';
 import { WITHDRAWAL_REQUEST, moveStatus } from './state-machine';
 import { listWhere, type RequestFilterInput } from './listing';
-import { UNIT_REF } from './unit.service';
+import { UNIT_ID_INVALID, UNIT_REF, unknownUnit } from './unit.service';
 import { recordOnce, writeOnce } from './idempotency.service';
 import { audit, pick } from './audit.service';
 import { changes, ownedByInvestor, type LiveSource } from './change-feed';
@@ -60,7 +60,6 @@ const pendingShare = (investorId: number, unitId: number) =>
   PrismaNs.sql`(SELECT COALESCE(sum(ownership_percentage), 0) FROM withdrawal_requests WHERE investor_id = ${investorId} AND unit_id = ${unitId} AND status = 'PENDING')`;
 
 const REASON_REQUIRED = 'The reason field is required.';
-const UNIT_INVALID = 'The selected unit id is invalid.';
 
 /** The unit a withdrawal is created on, its holding (null columns when there is none, locked when there is), the investor's KYC statuses. */
 interface LockedForWithdrawal {
@@ -171,8 +170,7 @@ export class WithdrawalRequestService {
     const reason = data.reason.trim();
     if (!reason) {
       // Every failing field at once, as when only the unit is wrong (found out under the lock below).
-      const unit = await this.prisma.unit.findUnique({ where: { id: data.unitId }, select: { id: true } });
-      throw new ValidationError({ reason: [REASON_REQUIRED], ...(!unit && { unitId: [UNIT_INVALID] }) });
+      throw new ValidationError({ reason: [REASON_REQUIRED], ...(await unknownUnit(this.prisma, data.unitId)) });
     }
 
     return this.prisma.$transaction((tx) =>
@@ -184,7 +182,7 @@ export class WithdrawalRequestService {
           SELECT ownership_percentage, invested_amount FROM holdings WHERE investor_id = ${investorId} AND unit_id = u.id FOR UPDATE
         ) h ON true
         WHERE u.id = ${data.unitId}`;
-        if (!locked) throw ValidationError.field('unitId', UNIT_INVALID);
+        if (!locked) throw ValidationError.field('unitId', UNIT_ID_INVALID);
         // Identity first, holding or not: an unverified investor hears that, not "insufficient".
         assertApproved(locked.kyc);
         const held = dec(locked.ownership_percentage ?? 0);
