@@ -7,8 +7,12 @@ import { LRUCache } from 'lru-cache';
  * on the high side (docs/api.md "Limits", checked by test/memory.test.ts).
  */
 export const CACHE_BYTES = {
-  /** Apollo's parsed and validated documents (its `documentStore`), keyed by the text's SHA-256. */
-  documents: 16 * 1024 * 1024,
+  /**
+   * Apollo's parsed and validated documents (its `documentStore`), keyed by the text's SHA-256. The
+   * SDK's 17 documents take ~0.3 MiB; under a flood of distinct documents the process's peak RSS
+   * grows by about twice this bound (docs/benchmarks.md).
+   */
+  documents: 8 * 1024 * 1024,
   /** Automatic persisted queries registered without Redis (or while it is down). */
   persistedQueries: 8 * 1024 * 1024,
   /** Free-form documents compiled (graphql-jit) on their second execution, by (text, operation name) hash. */
