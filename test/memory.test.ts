@@ -10,11 +10,11 @@ import { budget } from './support/time-budget';
  * variables, documents, automatic persisted queries — go through the real entry point, and its
  * heap after full collections (`--expose-gc`, measured in the child with process.memoryUsage())
  * stays within HEAP_GROWTH_BOUND of what it was after a warm-up. The bound is the sum of the caches'
- * byte limits (src/platform/bounded-cache.ts: 16 + 8 + 1 MiB, plus 2 MiB for each of the 4 rate limiters)
+ * byte limits (src/platform/bounded-cache.ts: 4 + 8 + 1 MiB, plus 2 MiB for each of the 4 rate limiters)
  * and room for what the process allocates anyway (JIT code, pools); docs/api.md "Limits".
  */
 const MiB = 1024 * 1024;
-const HEAP_GROWTH_BOUND = 40 * MiB;
+const HEAP_GROWTH_BOUND = 32 * MiB;
 /** Under GRAPHQL_BODY_LIMIT (100 kB) with the rest of the body. */
 const LARGE = 90_000;
 

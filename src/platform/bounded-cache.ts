@@ -9,14 +9,14 @@ import { LRUCache } from 'lru-cache';
 export const CACHE_BYTES = {
   /**
    * Apollo's parsed and validated documents (its `documentStore`), keyed by the text's SHA-256. The
-   * SDK's 17 documents take ~0.3 MiB; under a flood of distinct documents the process's peak RSS
-   * grows by about twice this bound (docs/benchmarks.md).
+   * SDK's 17 documents take ~0.3 MiB; under a loop of distinct documents the process's peak RSS
+   * grows by two to three times what this and the compiled documents hold (docs/benchmarks.md).
    */
-  documents: 8 * 1024 * 1024,
+  documents: 4 * 1024 * 1024,
   /** Automatic persisted queries registered without Redis (or while it is down). */
   persistedQueries: 8 * 1024 * 1024,
   /** Free-form documents compiled (graphql-jit) on their second execution, by (text, operation name) hash. */
-  compiledDocuments: 8 * 1024 * 1024,
+  compiledDocuments: 4 * 1024 * 1024,
   /** The hashes of free-form documents executed once, not yet compiled. */
   documentsSeenOnce: 256 * 1024,
   /** Costs already computed, per (document, operation, variables) hash. */
