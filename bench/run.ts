@@ -44,6 +44,7 @@ import { ensurePeer } from './peer';
 import { onContainerRuntime } from './container-runtime';
 import { describeSteadiness, probeSteadiness, type Steadiness } from './steadiness';
 import { integerListOption, integerOption, parseCommandLine } from '../scripts/command';
+import { benchDatabaseUrl } from './database-url';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -113,7 +114,7 @@ function parseBenchArgs(): Options {
     USAGE,
   );
   const opts: Options = {
-    databaseUrl: values['database-url'] ?? (process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/gateway_bench'),
+    databaseUrl: benchDatabaseUrl(values['database-url']),
     distributions: integerOption('distributions', values.distributions, 1) ?? 100_000,
     // --scale measures many short lists: shorter defaults there.
     duration: integerOption('duration', values.duration, 1) ?? (values.scale ? 3 : 10),

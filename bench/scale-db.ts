@@ -20,6 +20,7 @@ import type { AuthUser } from '../src/domain/auth-user';
 import type { ReadReplicas } from '../src/db/read-replicas';
 import { DistributionService, type DistributionFilterInput } from '../src/services/distribution.service';
 import { integerListOption, integerOption, parseCommandLine } from '../scripts/command';
+import { benchDatabaseUrl } from './database-url';
 import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues, type ScaleList } from './scale';
 
 const COMBOS: ScaleList[] = [
@@ -62,7 +63,7 @@ function parseScaleArgs() {
     USAGE,
   );
   return {
-    databaseUrl: values['database-url'] ?? (process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/gateway_bench'),
+    databaseUrl: benchDatabaseUrl(values['database-url']),
     sizes: integerListOption('sizes', values.sizes, 1) ?? SCALE_SIZES,
     pages: integerListOption('pages', values.pages, 1) ?? SCALE_PAGES,
     runs: integerOption('runs', values.runs, 1) ?? 7,

@@ -14,6 +14,7 @@ import { openDatabase } from '../src/db/database';
 import { Prisma as PrismaNs } from '../src/generated/prisma/client';
 import { integerOption, parseCommandLine, runCommand } from '../scripts/command';
 import { onContainerRuntime } from './container-runtime';
+import { benchDatabaseUrl } from './database-url';
 
 const USAGE = 'Usage: npm run build:bench && node dist-bench/bench/transaction-cost.js [--database-url URL] [--operations N] [--rounds R]';
 const CALLERS = 10;
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   const rerun = await onContainerRuntime();
   if (rerun !== null) process.exit(rerun);
   const values = parseCommandLine({ 'database-url': { type: 'string' }, operations: { type: 'string' }, rounds: { type: 'string' } }, USAGE);
-  const url = values['database-url'] ?? (process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/gateway_bench');
+  const url = benchDatabaseUrl(values['database-url']);
   const count = integerOption('operations', values.operations, 1) ?? 4000;
   const rounds = integerOption('rounds', values.rounds, 1) ?? 2;
   // Prisma chooses its error format (and whether each call captures a stack trace) from NODE_ENV.
