@@ -26,8 +26,8 @@
  * than N distributions, so reruns start measuring at once. All traffic goes to 127.0.0.1, and every
  * child process is stopped at the end, on failure and Ctrl-C too.
  */
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +45,7 @@ import { onContainerRuntime } from './container-runtime';
 import { describeSteadiness, probeSteadiness, type Steadiness } from './steadiness';
 import { integerListOption, integerOption, parseCommandLine } from '../scripts/command';
 import { benchDatabaseUrl } from './database-url';
+import { cpuMs, productionNodeFlags, statusKb } from './server-process';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -274,17 +275,6 @@ const BENCH_JWT_SECRET = 'bench-only-secret-0123456789abcdef0123456789';
 /** Production mode serves /metrics only with this bearer token. */
 const BENCH_METRICS_TOKEN = 'bench-metrics-token';
 
-/**
- * The node flags of the production start: package.json's `start` script, which the Dockerfile's CMD
- * repeats (scripts/check-dockerfile.mjs checks that), so the gateway is measured as it runs there.
- */
-async function productionNodeFlags(): Promise<string[]> {
-  const { scripts } = JSON.parse(await readFile(fromRoot('package.json'), 'utf8')) as { scripts: { start: string } };
-  const command = /\bnode((?: --\S+)*) dist\/src\/main\.js$/.exec(scripts.start);
-  if (!command) throw new Error(`package.json's start script does not end in "node [--flag…] dist/src/main.js": ${scripts.start}`);
-  return command[1].split(' ').filter(Boolean);
-}
-
 /** The gateway's production environment, which the services ceiling (bench/services.ts) shares. */
 function gatewayEnv(databaseUrl: string): NodeJS.ProcessEnv {
   return {
@@ -369,22 +359,8 @@ async function metricValue(base: string, name: string): Promise<number> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Server process statistics (Linux /proc)
+// Server process statistics (Linux /proc, bench/server-process.ts)
 // ---------------------------------------------------------------------------------------------
-
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-
-/** User + system CPU time of a process so far, in ms. */
-async function cpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-
-async function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-}
 
 /** The largest resident set seen while `during` runs, sampled every 100 ms. */
 async function peakRss<T>(pid: number, during: PromiseLike<T>): Promise<{ result: T; peakKb: number }> {
