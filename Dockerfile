@@ -51,4 +51,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["nod
 # Exec form: node is PID 1 and receives SIGTERM itself, as the README's production start line is.
 # The node flags are package.json's start script's (check-dockerfile.mjs compares them); why they are
 # there and what they cost: docs/benchmarks.md, "Memory".
-CMD ["node", "--liftoff-only", "--max-semi-space-size=16", "--max-old-space-size=512", "dist/src/main.js"]
+CMD ["node", "--liftoff-only", "--max-semi-space-size=16", "--max-old-space-size=512", "--heap-growing-percent=20", "dist/src/main.js"]
