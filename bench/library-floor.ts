@@ -16,6 +16,7 @@ import autocannon from 'autocannon';
 import express from 'express';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
+import { present } from '../src/platform/invariant';
 import { integerOption, parseCommandLine, runCommand } from '../scripts/command';
 import { onContainerRuntime } from './container-runtime';
 import { serveForked } from './forked-server';
@@ -66,7 +67,8 @@ async function serve(kind: Kind): Promise<void> {
 async function start(kind: Kind, flags: string[]): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(__filename, [], { env: { ...process.env, NODE_ENV: 'production', [SERVER_ENV]: kind }, execArgv: flags, stdio: 'inherit' });
   const port = await new Promise<number>((resolve, reject) => {
-    child.once('error', reject);
+    // For the child's whole life: after start-up a failure rejects a settled promise, which does nothing.
+    child.on('error', reject);
     child.once('exit', (code) => reject(new Error(`${kind} exited during start-up (exit ${code})`)));
     child.on('message', (m: { port?: number }) => m.port && resolve(m.port));
   });
@@ -85,16 +87,18 @@ async function measure(kind: Kind, flags: string[], seconds: number): Promise<st
       timeout: 10,
     };
     await autocannon({ ...options, duration: WARM_UP_SECONDS });
-    const pid = child.pid ?? 0;
+    const pid = present(child.pid, 'the server process id');
     const before = await cpuMs(pid);
     const result = await autocannon({ ...options, duration: seconds });
     const used = (await cpuMs(pid)) - before;
     if (result.non2xx || result.errors) throw new Error(`${kind}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
     return `${(used / result.requests.total).toFixed(3)} ms CPU/req  ${Math.round(result.requests.average)} req/s  ${kind}`;
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
 }
 
