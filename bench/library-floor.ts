@@ -19,7 +19,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { present } from '../src/platform/invariant';
 import { integerOption, parseCommandLine, runCommand } from '../scripts/command';
 import { onContainerRuntime } from './container-runtime';
-import { serveForked } from './forked-server';
+import { forkedPort, serveForked } from './forked-server';
 import { cpuMs, productionNodeFlags } from './server-process';
 
 const USAGE = 'Usage: npm run build:bench && node dist-bench/bench/library-floor.js [--duration S] [--rounds R]';
@@ -66,12 +66,7 @@ async function serve(kind: Kind): Promise<void> {
 
 async function start(kind: Kind, flags: string[]): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(__filename, [], { env: { ...process.env, NODE_ENV: 'production', [SERVER_ENV]: kind }, execArgv: flags, stdio: 'inherit' });
-  const port = await new Promise<number>((resolve, reject) => {
-    // For the child's whole life: after start-up a failure rejects a settled promise, which does nothing.
-    child.on('error', reject);
-    child.once('exit', (code) => reject(new Error(`${kind} exited during start-up (exit ${code})`)));
-    child.on('message', (m: { port?: number }) => m.port && resolve(m.port));
-  });
+  const port = await forkedPort(child, kind);
   return { child, port };
 }
 

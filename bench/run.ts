@@ -41,6 +41,7 @@ import { runSubscriptions } from './subscriptions';
 import { FILTER_VALUES_SQL, SCALE_LISTS, SCALE_PAGES, SCALE_SIZES, scaleDatabaseUrl, type FilterValues } from './scale';
 import { present } from '../src/platform/invariant';
 import { ensurePeer } from './peer';
+import { forkedPort } from './forked-server';
 import { onContainerRuntime } from './container-runtime';
 import { describeSteadiness, probeSteadiness, type Steadiness } from './steadiness';
 import { integerListOption, integerOption, parseCommandLine } from '../scripts/command';
@@ -327,14 +328,7 @@ async function startForked(name: string, file: string, env: NodeJS.ProcessEnv, e
   children.add(child);
   childNames.set(child, name);
   forward(child, name);
-  const ready = new Promise<{ port: number }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { port: number }));
-    child.once('exit', (code) => reject(new Error(`${name} exited during start-up (exit ${code})`)));
-  });
-  const timeout = idle(60_000).then(() => {
-    throw new Error(`${name} did not start within 60 s`);
-  });
-  const { port } = await Promise.race([ready, timeout]);
+  const port = await forkedPort(child, name);
   const queriesSent = () =>
     new Promise<number>((resolve) => {
       const onMessage = (m: unknown) => {
